@@ -1,0 +1,57 @@
+/**
+ * The one narrow interface between the service and its transport. Two adapters implement it:
+ * `embedded` (a durable append-only log in RocksDB, dispatched in process) and `kafka` (kafkajs).
+ * The same contract tests (test/eventlog.contract.ts) run against both.
+ */
+export interface LogRecord {
+  /** Partitioning key: records with the same key keep their order. */
+  key: string
+  value: Uint8Array
+  headers?: Record<string, string>
+  /** Event time in ms since the epoch; defaults to the append time. */
+  timestamp?: number
+}
+
+export interface ConsumedRecord {
+  topic: string
+  partition: number
+  offset: number
+  key: string
+  value: Buffer
+  headers: Record<string, string>
+  timestamp: number
+}
+
+export interface TopicSpec {
+  name: string
+  partitions: number
+  /** Keep only the latest record per key (control-plane state). */
+  compacted?: boolean
+}
+
+export interface SubscribeOptions {
+  /** Consumer group: members of one group share the partitions; each group keeps its own committed offsets. */
+  group: string
+  topics: string[]
+  /** Where a group with no committed offset starts: the first record (default) or only new records. */
+  fromBeginning?: boolean
+  /**
+   * Called with records of ONE partition in offset order. When it resolves the group's offset moves past
+   * them; when it throws, the same records are delivered again. Delivery is at-least-once, so handlers are
+   * idempotent (materializers checkpoint offsets in their own write batch and skip what they have seen).
+   */
+  onBatch(records: ConsumedRecord[]): Promise<void>
+}
+
+export interface Subscription {
+  close(): Promise<void>
+}
+
+export interface EventLog {
+  readonly kind: 'embedded' | 'kafka'
+  ensureTopics(specs: TopicSpec[]): Promise<void>
+  /** Resolves once the records are durable (fsynced locally, or acknowledged by all in-sync replicas). */
+  append(topic: string, records: LogRecord[]): Promise<void>
+  subscribe(options: SubscribeOptions): Promise<Subscription>
+  close(): Promise<void>
+}

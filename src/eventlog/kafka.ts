@@ -1,0 +1,125 @@
+import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs'
+import type { Logger } from 'pino'
+import type { ConsumedRecord, EventLog, LogRecord, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
+
+export interface KafkaEventLogOptions {
+  brokers: string[]
+  clientId: string
+  logger?: Logger
+}
+
+function toKafkaLogLevel (logger?: Logger) {
+  return logger === undefined ? logLevel.NOTHING : logLevel.WARN
+}
+
+/** EventLog on Apache Kafka through kafkajs: idempotent producer (acks=all, one request in flight, so order holds). */
+export class KafkaEventLog implements EventLog {
+  readonly kind = 'kafka' as const
+  private readonly kafka: Kafka
+  private producer: Producer | undefined
+  private readonly consumers = new Set<Consumer>()
+
+  constructor (private readonly options: KafkaEventLogOptions) {
+    const log = options.logger
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: toKafkaLogLevel(log),
+      logCreator: () => ({ namespace, level, log: entry }) => {
+        const { message, ...extra } = entry
+        if (level <= logLevel.ERROR) log?.error({ namespace, ...extra }, message)
+        else log?.warn({ namespace, ...extra }, message)
+      },
+      retry: { initialRetryTime: 100, retries: 8 }
+    })
+  }
+
+  async ensureTopics (specs: TopicSpec[]): Promise<void> {
+    const admin = this.kafka.admin()
+    await admin.connect()
+    try {
+      const existing = new Set(await admin.listTopics())
+      const missing = specs.filter(s => !existing.has(s.name))
+      if (missing.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map(s => ({
+            topic: s.name,
+            numPartitions: s.partitions,
+            configEntries: s.compacted === true ? [{ name: 'cleanup.policy', value: 'compact' }] : []
+          }))
+        })
+      }
+    } finally {
+      await admin.disconnect()
+    }
+  }
+
+  private async connectedProducer (): Promise<Producer> {
+    if (this.producer === undefined) {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner
+      })
+      this.producer = producer
+      await producer.connect()
+    }
+    return this.producer
+  }
+
+  async append (topic: string, records: LogRecord[]): Promise<void> {
+    if (records.length === 0) return
+    const producer = await this.connectedProducer()
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: records.map(r => ({
+        key: r.key,
+        value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength),
+        headers: r.headers,
+        timestamp: r.timestamp === undefined ? undefined : String(r.timestamp)
+      }))
+    })
+  }
+
+  async subscribe (options: SubscribeOptions): Promise<Subscription> {
+    const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000 })
+    await consumer.connect()
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false })
+    await consumer.run({
+      autoCommit: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        if (!isRunning() || isStale() || batch.messages.length === 0) return
+        const records: ConsumedRecord[] = batch.messages.map(m => ({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: Number(m.offset),
+          key: m.key?.toString() ?? '',
+          value: m.value ?? Buffer.alloc(0),
+          headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
+          timestamp: Number(m.timestamp)
+        }))
+        await options.onBatch(records)
+        resolveOffset(batch.lastOffset())
+        const next = String(records[records.length - 1]!.offset + 1)
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+        await heartbeat()
+      }
+    })
+    this.consumers.add(consumer)
+    return {
+      close: async () => {
+        this.consumers.delete(consumer)
+        await consumer.disconnect()
+      }
+    }
+  }
+
+  async close (): Promise<void> {
+    await Promise.all([...this.consumers].map(c => c.disconnect()))
+    this.consumers.clear()
+    await this.producer?.disconnect()
+    this.producer = undefined
+  }
+}
