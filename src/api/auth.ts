@@ -1,0 +1,38 @@
+import type { ApiKeyRecord } from '../state/api-keys.js'
+import { ApiError } from './errors.js'
+
+/** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
+export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')
+
+export interface Principal {
+  key: ApiKeyRecord
+  tenant: string
+  mode: 'live' | 'test'
+}
+
+/** Extracts the bearer secret, refusing what cannot be a current key before any store lookup. */
+export function bearerSecret (header: string | undefined, nowMs: number): string {
+  if (header === undefined || header === '') {
+    throw new ApiError(401, 'authentication_error', 'missing_key', 'No API key provided. Send it as `Authorization: Bearer sk_live_...` or `sk_test_...`.')
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  if (match === null) {
+    throw new ApiError(401, 'authentication_error', 'invalid_key', 'Malformed Authorization header. Expected `Bearer <API_KEY>`.')
+  }
+  const secret = match[1]!
+  if (!secret.startsWith('sk_live_') && !secret.startsWith('sk_test_') && nowMs >= LEGACY_CUTOFF_MS) {
+    throw new ApiError(401, 'authentication_error', 'invalid_key', 'Keys with legacy prefixes are rejected since 2026-09-01. Use an sk_live_ or sk_test_ key.')
+  }
+  return secret
+}
+
+export function principalFor (key: ApiKeyRecord | undefined): Principal {
+  if (key === undefined) throw new ApiError(401, 'authentication_error', 'invalid_key', 'Invalid API key provided.')
+  return { key, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
+}
+
+export function requireScope (principal: Principal, scope: string): void {
+  if (!principal.key.scopes.includes(scope)) {
+    throw new ApiError(403, 'permission_error', 'insufficient_scope', `This API key lacks the scope '${scope}' required for this request.`)
+  }
+}

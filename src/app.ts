@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { SchemaRegistryClient } from '@confluentinc/schemaregistry'
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { buildServer } from './api/server.js'
+import { bootstrap, type Identity } from './bootstrap.js'
+import type { Config } from './config.js'
+import { EmbeddedEventLog } from './eventlog/embedded.js'
+import type { EventLog } from './eventlog/event-log.js'
+import { KafkaEventLog } from './eventlog/kafka.js'
+import { DecisionMaterializer } from './pipeline/materializer.js'
+import { OutboxRelay } from './pipeline/relay.js'
+import { ScoringService } from './scoring-service.js'
+import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from './serde/decision-codec.js'
+import { Outbox } from './state/outbox.js'
+import { openStateDb, type StateDb } from './state/state-db.js'
+
+export interface App {
+  server: FastifyInstance
+  state: StateDb
+  log: EventLog
+  relay: OutboxRelay
+  materializer: DecisionMaterializer
+  identity: Identity
+  decisionsTopic: string
+  /** Address the server listens on, when started with listen. */
+  address: string | undefined
+  close(): Promise<void>
+}
+
+export interface AppOptions {
+  clock?: () => number
+  /** Start the HTTP listener (default true); tests using inject pass false. */
+  listen?: boolean
+  codec?: DecisionCodec
+}
+
+export async function openEventLog (config: Config, logger: Logger): Promise<EventLog> {
+  if (config.transport === 'kafka') return new KafkaEventLog({ brokers: config.kafkaBrokers, clientId: 'fraud-api', logger })
+  return EmbeddedEventLog.open(path.join(config.dataDir, 'log'))
+}
+
+export function decisionCodec (config: Config): DecisionCodec {
+  if (config.schemaRegistryUrl === undefined) return plainProtobufCodec
+  return schemaRegistryCodec(new SchemaRegistryClient({ baseURLs: [config.schemaRegistryUrl] }))
+}
+
+/** Wires the whole service of one process: state, event log, relay, materializer and HTTP API. */
+export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  const clock = options.clock ?? Date.now
+  mkdirSync(config.dataDir, { recursive: true })
+  const state = await openStateDb(path.join(config.dataDir, 'state'))
+  const identity = await bootstrap(state, config.bootstrapKeys, clock())
+  const log = await openEventLog(config, logger)
+  const decisionsTopic = `${config.topicPrefix}decisions`
+  await log.ensureTopics([{ name: decisionsTopic, partitions: config.decisionsPartitions }])
+  const codec = options.codec ?? decisionCodec(config)
+
+  const outbox = await Outbox.open(state)
+  const relay = new OutboxRelay(state, outbox, log, codec, {
+    topic: decisionsTopic,
+    originId: identity.originId,
+    lingerMs: config.relayLingerMs,
+    maxBatch: config.relayMaxBatch
+  }, logger)
+  const service = new ScoringService(state, outbox, identity.originId, () => relay.notify())
+  const materializer = new DecisionMaterializer(state, log, codec, decisionsTopic, identity.originId, logger)
+  relay.start()
+  await materializer.start()
+
+  const server = buildServer({
+    state,
+    service,
+    logger,
+    clock,
+    health: () => ({ transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
+  })
+  let address: string | undefined
+  if (options.listen !== false) address = await server.listen({ host: config.host, port: config.port })
+  else await server.ready()
+
+  let closing: Promise<void> | undefined
+  return {
+    server, state, log, relay, materializer, identity, decisionsTopic, address,
+    close: () => {
+      closing ??= (async () => {
+        await server.close()
+        await relay.stop()
+        await materializer.stop()
+        await log.close()
+        await state.close()
+      })()
+      return closing
+    }
+  }
+}

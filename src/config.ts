@@ -1,0 +1,46 @@
+import path from 'node:path'
+
+/** Service configuration, from environment variables (documented in README.md). */
+export interface Config {
+  host: string
+  port: number
+  dataDir: string
+  transport: 'embedded' | 'kafka'
+  kafkaBrokers: string[]
+  topicPrefix: string
+  decisionsPartitions: number
+  schemaRegistryUrl: string | undefined
+  logLevel: string
+  relayLingerMs: number
+  relayMaxBatch: number
+  /** Extra API keys registered for the default tenant at start (sk_test_/sk_live_ secrets), for ops and tests. */
+  bootstrapKeys: string[]
+}
+
+function int (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got '${raw}'`)
+  return n
+}
+
+export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
+  const transport = env.TRANSPORT ?? 'embedded'
+  if (transport !== 'embedded' && transport !== 'kafka') throw new Error(`TRANSPORT must be 'embedded' or 'kafka', got '${transport}'`)
+  const list = (v: string | undefined) => (v ?? '').split(',').map(s => s.trim()).filter(s => s !== '')
+  return {
+    host: env.HOST ?? '0.0.0.0',
+    port: int(env, 'PORT', 8080, 0, 65535),
+    dataDir: path.resolve(env.DATA_DIR ?? 'data'),
+    transport,
+    kafkaBrokers: transport === 'kafka' ? (list(env.KAFKA_BROKERS).length > 0 ? list(env.KAFKA_BROKERS) : ['127.0.0.1:19092']) : [],
+    topicPrefix: env.TOPIC_PREFIX ?? '',
+    decisionsPartitions: int(env, 'DECISIONS_PARTITIONS', 6, 1, 1024),
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL === '' ? undefined : env.SCHEMA_REGISTRY_URL,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
+    relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
+    bootstrapKeys: list(env.BOOTSTRAP_API_KEYS)
+  }
+}

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto'
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz'
+
+function base32 (bytes: Uint8Array): string {
+  let out = ''
+  for (const b of bytes) out += CROCKFORD[b & 31]
+  return out
+}
+
+function timePart (ms: number): string {
+  let out = ''
+  for (let i = 0; i < 10; i++) { out = CROCKFORD[ms % 32] + out; ms = Math.floor(ms / 32) }
+  return out
+}
+
+/** `<prefix>_` + 10 time characters + 16 random ones: sortable by creation time, unguessable. */
+export function newId (prefix: string, nowMs = Date.now()): string {
+  return `${prefix}_${timePart(nowMs)}${base32(randomBytes(16))}`
+}

@@ -1,0 +1,55 @@
+import pino from 'pino'
+import { startApp } from './app.js'
+import { loadConfig } from './config.js'
+import { TOPOLOGIES } from '../topologies/index.js'
+
+/**
+ * Entry point.
+ *   node dist/src/main.js [start]          the whole service in one process (API, relay, materializer)
+ *   node dist/src/main.js topology <name>  one topology alone
+ */
+async function main (): Promise<void> {
+  const [command = 'start', name] = process.argv.slice(2)
+  const config = loadConfig()
+  const logger = pino({ level: config.logLevel })
+  process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection'))
+
+  if (command === 'topology') {
+    const topology = name === undefined ? undefined : TOPOLOGIES[name]
+    if (topology === undefined) {
+      console.error(`unknown topology '${name ?? ''}'; available: ${Object.keys(TOPOLOGIES).join(', ') || '(none yet)'}`)
+      process.exit(2)
+    }
+    const running = await topology.start({ config, logger })
+    onShutdown(logger, () => running.stop())
+    return
+  }
+  if (command !== 'start') {
+    console.error('usage: main.js [start] | topology <name>')
+    process.exit(2)
+  }
+
+  const app = await startApp(config, logger)
+  if (app.identity.firstSandboxKey !== undefined) {
+    process.stdout.write(`\nSandbox API key (shown once, store it now): ${app.identity.firstSandboxKey}\n\n`)
+  }
+  logger.info({ address: app.address, transport: app.log.kind, data_dir: config.dataDir }, 'fraud decision service listening')
+  onShutdown(logger, () => app.close())
+}
+
+function onShutdown (logger: pino.Logger, stop: () => Promise<void>): void {
+  let stopping = false
+  const handler = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    stop().then(() => process.exit(0), err => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
+  }
+  process.on('SIGTERM', handler)
+  process.on('SIGINT', handler)
+}
+
+main().catch(err => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})

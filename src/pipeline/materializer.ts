@@ -1,0 +1,71 @@
+import type { Logger } from 'pino'
+import type { ConsumedRecord, EventLog, Subscription } from '../eventlog/event-log.js'
+import type { DecisionCodec } from '../serde/decision-codec.js'
+import { decisionStateOps, scopeOf } from '../state/decision-ops.js'
+import { stateKey, TAG } from '../state/keys.js'
+import type { StateDb } from '../state/state-db.js'
+import { transactionKey } from '../state/transactions.js'
+import type { WriteOp } from '../storage/rocks.js'
+
+/**
+ * Materializes the whole `decisions` stream into this instance's local stores (the GlobalKTable pattern):
+ * every instance consumes under its own group, skips its own decisions (already applied on the request
+ * path), checkpoints the partition offset in the same write batch as the state, and ignores records at or
+ * below the checkpoint or whose trace_id it already holds, so replays and duplicates change nothing.
+ */
+export class DecisionMaterializer {
+  private subscription: Subscription | undefined
+  applied = 0
+
+  constructor (
+    private readonly state: StateDb,
+    private readonly log: EventLog,
+    private readonly codec: DecisionCodec,
+    private readonly topic: string,
+    private readonly originId: string,
+    private readonly logger: Logger
+  ) {}
+
+  async start (): Promise<void> {
+    this.subscription = await this.log.subscribe({
+      group: `materializer-${this.originId}`,
+      topics: [this.topic],
+      fromBeginning: true,
+      onBatch: records => this.apply(records)
+    })
+  }
+
+  private checkpointKey (partition: number): Buffer {
+    return stateKey(TAG.checkpoint, this.topic, String(partition))
+  }
+
+  private async apply (records: ConsumedRecord[]): Promise<void> {
+    const partition = records[0]!.partition
+    const key = this.checkpointKey(partition)
+    const raw = await this.state.get(key)
+    const checkpoint = raw === undefined ? -1 : Number(raw.toString())
+    const ops: WriteOp[] = []
+    const seen = new Set<string>()
+    for (const r of records) {
+      if (r.offset <= checkpoint || r.headers.origin === this.originId) continue
+      let record
+      try {
+        record = await this.codec.decode(r.topic, r.value)
+      } catch (err) {
+        this.logger.error({ err, partition, offset: r.offset }, 'materializer: undecodable record skipped')
+        continue
+      }
+      const txKey = transactionKey(scopeOf(record), record.trace_id)
+      if (seen.has(record.trace_id) || (await this.state.get(txKey)) !== undefined) continue
+      seen.add(record.trace_id)
+      ops.push(...decisionStateOps(this.state, record, false))
+      this.applied++
+    }
+    ops.push({ type: 'put', key, value: Buffer.from(String(records[records.length - 1]!.offset)) })
+    await this.state.committer.commit(ops)
+  }
+
+  async stop (): Promise<void> {
+    await this.subscription?.close()
+  }
+}

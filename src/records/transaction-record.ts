@@ -1,0 +1,110 @@
+import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
+import { DecisionRecordedSchema, type DecisionRecorded } from '../gen/fraud/v1/events_pb.js'
+import { DecisionSchema, ScoreRequestSchema } from '../gen/fraud/v1/score_pb.js'
+import type { Action, Decision, Features, ScoreRequest } from '../decision/types.js'
+
+/** A recorded decision: what GET /v1/transactions/{id} returns and what the `decisions` topic carries. */
+export interface TransactionRecord {
+  trace_id: string
+  tenant_id: string
+  livemode: boolean
+  created_ms: number
+  request: ScoreRequest
+  decision: Decision
+  ruleset_version: string
+  model_version: string
+  features: Features
+  base_action: Action
+  override_gate: string | null
+  origin_id: string
+  origin_seq: number
+}
+
+// google.protobuf.Struct fields surface as plain JSON objects in protobuf-es v2.
+const struct = (o: Record<string, unknown> | undefined) => o as JsonObject | undefined
+const plain = (s: JsonObject | undefined) => s as Record<string, unknown> | undefined
+
+export function toEvent (r: TransactionRecord): DecisionRecorded {
+  const q = r.request
+  return create(DecisionRecordedSchema, {
+    traceId: r.trace_id,
+    tenantId: r.tenant_id,
+    livemode: r.livemode,
+    createdMs: BigInt(r.created_ms),
+    originId: r.origin_id,
+    originSeq: BigInt(r.origin_seq),
+    request: create(ScoreRequestSchema, {
+      event: q.event,
+      amount: q.amount,
+      currency: q.currency,
+      userId: q.user_id,
+      ip: q.ip,
+      deviceId: q.device_id,
+      email: q.email,
+      geo: struct(q.geo),
+      metadata: struct(q.metadata),
+      custom: struct(q.custom)
+    }),
+    decision: create(DecisionSchema, {
+      score: r.decision.score,
+      riskLevel: r.decision.risk_level,
+      action: r.decision.action,
+      signals: r.decision.signals,
+      rules: r.decision.rules,
+      traceId: r.decision.trace_id,
+      latencyMs: r.decision.latency_ms
+    }),
+    rulesetVersion: r.ruleset_version,
+    modelVersion: r.model_version,
+    features: r.features,
+    overrideGate: r.override_gate ?? '',
+    baseAction: r.base_action
+  })
+}
+
+function defined<T extends object> (o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k]
+  return o
+}
+
+export function fromEvent (e: DecisionRecorded): TransactionRecord {
+  const q = e.request!
+  const d = e.decision!
+  return {
+    trace_id: e.traceId,
+    tenant_id: e.tenantId,
+    livemode: e.livemode,
+    created_ms: Number(e.createdMs),
+    request: defined({
+      event: q.event,
+      amount: q.amount,
+      currency: q.currency,
+      user_id: q.userId,
+      ip: q.ip,
+      device_id: q.deviceId,
+      email: q.email,
+      geo: plain(q.geo),
+      metadata: plain(q.metadata),
+      custom: plain(q.custom)
+    }),
+    decision: {
+      score: d.score,
+      risk_level: d.riskLevel as Decision['risk_level'],
+      action: d.action as Action,
+      signals: d.signals,
+      rules: d.rules,
+      trace_id: d.traceId,
+      latency_ms: d.latencyMs
+    },
+    ruleset_version: e.rulesetVersion,
+    model_version: e.modelVersion,
+    features: { ...e.features },
+    base_action: e.baseAction as Action,
+    override_gate: e.overrideGate === '' ? null : e.overrideGate,
+    origin_id: e.originId,
+    origin_seq: Number(e.originSeq)
+  }
+}
+
+export const encodeEvent = (r: TransactionRecord): Uint8Array => toBinary(DecisionRecordedSchema, toEvent(r))
+export const decodeEvent = (b: Uint8Array): TransactionRecord => fromEvent(fromBinary(DecisionRecordedSchema, b))

@@ -1,0 +1,79 @@
+import { decide } from './decision/decide.js'
+import type { Decision, ScoreRequest } from './decision/types.js'
+import { encodeEvent, type TransactionRecord } from './records/transaction-record.js'
+import { decisionStateOps } from './state/decision-ops.js'
+import { deviceSeenKey } from './state/device-history.js'
+import type { Outbox } from './state/outbox.js'
+import { overrideKeys, parseOverrides } from './state/overrides.js'
+import { parsePolicy, policyKey } from './state/policies.js'
+import type { StateDb } from './state/state-db.js'
+import { velocityPlan, type Scope } from './state/velocity.js'
+import type { WriteOp } from './storage/rocks.js'
+
+export interface ScoreCall {
+  scope: Scope
+  traceId: string
+  request: ScoreRequest
+  /** Event time of the request (ms). */
+  nowMs: number
+  /** performance.now() when the request arrived, for latency_ms. */
+  startedAt: number
+}
+
+/**
+ * The request path after validation: read features from local state, decide (pure), then record the
+ * decision, its outbox entry and the velocity increments in ONE synchronous RocksDB batch before returning.
+ */
+export class ScoringService {
+  constructor (
+    private readonly state: StateDb,
+    private readonly outbox: Outbox,
+    private readonly originId: string,
+    private readonly onRecorded: () => void
+  ) {}
+
+  async score (call: ScoreCall): Promise<Decision> {
+    const { scope, request, nowMs } = call
+    const plan = velocityPlan(scope, request, nowMs)
+    const seenKey = deviceSeenKey(scope, request)
+    const controlKeys = [policyKey(scope), ...overrideKeys(scope, request)]
+    if (seenKey !== undefined) controlKeys.push(seenKey)
+    const [counters, control] = await Promise.all([
+      this.state.getMany(plan.keys, this.state.velocity),
+      this.state.getMany(controlKeys)
+    ])
+    const deviceKnown = seenKey !== undefined && control[control.length - 1] !== undefined
+    const features: Record<string, number> = {
+      amount: request.amount ?? 0,
+      user_present: request.user_id === undefined ? 0 : 1,
+      device_present: request.device_id === undefined ? 0 : 1,
+      device_known: deviceKnown ? 1 : 0
+    }
+    plan.fold(counters, features)
+    const overrides = parseOverrides(control.slice(1, seenKey === undefined ? undefined : -1))
+    const evaluation = decide(request, { features, policy: parsePolicy(control[0]), overrides, now_ms: nowMs })
+
+    const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
+    const seq = this.outbox.nextSeq()
+    const record: TransactionRecord = {
+      trace_id: call.traceId,
+      tenant_id: scope.tenant,
+      livemode: scope.mode === 'live',
+      created_ms: nowMs,
+      request,
+      decision,
+      ruleset_version: evaluation.ruleset_version,
+      model_version: evaluation.model_version,
+      features,
+      base_action: evaluation.base_action,
+      override_gate: evaluation.override_gate,
+      origin_id: this.originId,
+      origin_seq: seq
+    }
+    decision.latency_ms = Math.round(performance.now() - call.startedAt)
+    const ops: WriteOp[] = [...decisionStateOps(this.state, record, deviceKnown), ...this.outbox.appendOps(seq, encodeEvent(record))]
+    await this.state.committer.commit(ops)
+    this.onRecorded()
+    return decision
+  }
+}

@@ -1,0 +1,27 @@
+/** Keys of the local state store: a one-letter tag, then parts separated by NUL (parts never contain NUL). */
+const SEP = '\u0000'
+
+export function stateKey (tag: string, ...parts: string[]): Buffer {
+  return Buffer.from(tag + SEP + parts.join(SEP))
+}
+
+/** [prefix, end) covering every key that starts with these parts. */
+export function prefixRange (tag: string, ...parts: string[]): [Buffer, Buffer] {
+  const prefix = stateKey(tag, ...parts, '')
+  const end = Buffer.from(prefix)
+  end[end.length - 1] = 1
+  return [prefix, end]
+}
+
+/** Tags of the default column. */
+export const TAG = {
+  transaction: 'x',
+  outbox: 'o',
+  meta: 'm',
+  apiKey: 'k',
+  deviceSeen: 'd',
+  override: 'v',
+  policy: 'p',
+  checkpoint: 'c',
+  velocity: 'w'
+} as const

@@ -1,0 +1,25 @@
+import type { TransactionRecord } from '../records/transaction-record.js'
+import type { WriteOp } from '../storage/rocks.js'
+import { stateKey, TAG } from './keys.js'
+import type { StateDb } from './state-db.js'
+import type { Scope } from './velocity.js'
+
+const modeOf = (livemode: boolean) => livemode ? 'live' : 'test'
+
+/** Transactions are keyed by tenant and mode first, so one tenant or mode can never read another's. */
+export function transactionKey (scope: Scope, traceId: string): Buffer {
+  return stateKey(TAG.transaction, scope.tenant, scope.mode, traceId)
+}
+
+export function putTransactionOp (record: TransactionRecord): WriteOp {
+  return {
+    type: 'put',
+    key: transactionKey({ tenant: record.tenant_id, mode: modeOf(record.livemode) }, record.trace_id),
+    value: Buffer.from(JSON.stringify(record))
+  }
+}
+
+export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {
+  const raw = await state.get(transactionKey(scope, traceId))
+  return raw === undefined ? undefined : JSON.parse(raw.toString()) as TransactionRecord
+}
