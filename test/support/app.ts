@@ -1,0 +1,33 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pino from 'pino'
+import { startApp, type App, type AppOptions } from '../../src/app.js'
+import { loadConfig, type Config } from '../../src/config.js'
+
+export const TEST_KEY = 'sk_test_contracttestkey0000000001'
+export const LIVE_KEY = 'sk_live_contracttestkey0000000001'
+
+export function tempDir (prefix = 'fds-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix))
+}
+
+export function testConfig (env: Record<string, string> = {}): Config {
+  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', ...env })
+}
+
+export async function startTestApp (env: Record<string, string> = {}, options: AppOptions = {}): Promise<App> {
+  return startApp(testConfig(env), pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { listen: false, ...options })
+}
+
+export const auth = (key = TEST_KEY) => ({ authorization: `Bearer ${key}` })
+
+export async function eventually<T> (probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const value = await probe()
+    if (value !== undefined && value !== false) return value
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
