@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { once } from 'node:events'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+export interface ServiceProcess { child: ChildProcess, url: string, output: () => string }
+
+/** Starts the real service entry point (src/main.ts through tsx) as a child process and waits until it listens. */
+export async function startService (env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stderr!.on('data', d => { output += d })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 30000)
+    child.stdout!.on('data', d => {
+      output += d
+      const m = /"address":"(http:\/\/[^"]+)"/.exec(output)
+      if (m !== null) { clearTimeout(timer); resolve(m[1]!) }
+    })
+    child.once('exit', code => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output}`)) })
+  })
+  return { child, url, output: () => output }
+}
+
+/** Resolves when the child has exited, even if it already has. */
+export async function exited (s: ServiceProcess): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return
+  await once(s.child, 'exit')
+}
+
+export async function stopService (s: ServiceProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return
+  const exited = once(s.child, 'exit')
+  s.child.kill(signal)
+  await exited
+}
