@@ -15,10 +15,12 @@ import { ScoringService } from './scoring-service.js'
 import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from './serde/decision-codec.js'
 import { Outbox } from './state/outbox.js'
 import { openStateDb, type StateDb } from './state/state-db.js'
+import { VelocityStore } from './state/velocity.js'
 
 export interface App {
   server: FastifyInstance
   state: StateDb
+  velocity: VelocityStore
   log: EventLog
   relay: OutboxRelay
   materializer: DecisionMaterializer
@@ -58,14 +60,15 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const codec = options.codec ?? decisionCodec(config)
 
   const outbox = await Outbox.open(state)
+  const velocity = new VelocityStore(state)
   const relay = new OutboxRelay(state, outbox, log, codec, {
     topic: decisionsTopic,
     originId: identity.originId,
     lingerMs: config.relayLingerMs,
     maxBatch: config.relayMaxBatch
   }, logger)
-  const service = new ScoringService(state, outbox, identity.originId, () => relay.notify())
-  const materializer = new DecisionMaterializer(state, log, codec, decisionsTopic, identity.originId, logger)
+  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify())
+  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger)
   relay.start()
   await materializer.start()
 
@@ -82,7 +85,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    server, state, log, relay, materializer, identity, decisionsTopic, address,
+    server, state, velocity, log, relay, materializer, identity, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()

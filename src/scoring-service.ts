@@ -1,13 +1,13 @@
 import { decide } from './decision/decide.js'
 import type { Decision, ScoreRequest } from './decision/types.js'
 import { encodeEvent, type TransactionRecord } from './records/transaction-record.js'
-import { decisionStateOps } from './state/decision-ops.js'
+import { decisionRecordOps } from './state/decision-ops.js'
 import { deviceSeenKey } from './state/device-history.js'
 import type { Outbox } from './state/outbox.js'
 import { overrideKeys, parseOverrides } from './state/overrides.js'
 import { parsePolicy, policyKey } from './state/policies.js'
 import type { StateDb } from './state/state-db.js'
-import { velocityPlan, type Scope } from './state/velocity.js'
+import type { Scope, VelocityStore, VelocityView } from './state/velocity.js'
 import type { WriteOp } from './storage/rocks.js'
 
 export interface ScoreCall {
@@ -27,6 +27,7 @@ export interface ScoreCall {
 export class ScoringService {
   constructor (
     private readonly state: StateDb,
+    private readonly velocity: VelocityStore,
     private readonly outbox: Outbox,
     private readonly originId: string,
     private readonly onRecorded: () => void
@@ -34,23 +35,31 @@ export class ScoringService {
 
   async score (call: ScoreCall): Promise<Decision> {
     const { scope, request, nowMs } = call
-    const plan = velocityPlan(scope, request, nowMs)
     const seenKey = deviceSeenKey(scope, request)
     const controlKeys = [policyKey(scope), ...overrideKeys(scope, request)]
     if (seenKey !== undefined) controlKeys.push(seenKey)
-    const [counters, control] = await Promise.all([
-      this.state.getMany(plan.keys, this.state.velocity),
+    const [velocity, control] = await Promise.all([
+      this.velocity.view(scope, request, nowMs),
       this.state.getMany(controlKeys)
     ])
-    const deviceKnown = seenKey !== undefined && control[control.length - 1] !== undefined
+    try {
+      return await this.decideAndRecord(call, velocity, control, seenKey !== undefined)
+    } finally {
+      velocity.release()
+    }
+  }
+
+  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, control: Array<Buffer | undefined>, hasSeenKey: boolean): Promise<Decision> {
+    const { scope, request, nowMs } = call
+    const deviceKnown = hasSeenKey && control[control.length - 1] !== undefined
     const features: Record<string, number> = {
       amount: request.amount ?? 0,
       user_present: request.user_id === undefined ? 0 : 1,
       device_present: request.device_id === undefined ? 0 : 1,
       device_known: deviceKnown ? 1 : 0
     }
-    plan.fold(counters, features)
-    const overrides = parseOverrides(control.slice(1, seenKey === undefined ? undefined : -1))
+    velocity.features(features)
+    const overrides = parseOverrides(control.slice(1, hasSeenKey ? -1 : undefined))
     const evaluation = decide(request, { features, policy: parsePolicy(control[0]), overrides, now_ms: nowMs })
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
@@ -71,7 +80,7 @@ export class ScoringService {
       origin_seq: seq
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
-    const ops: WriteOp[] = [...decisionStateOps(this.state, record, deviceKnown), ...this.outbox.appendOps(seq, encodeEvent(record))]
+    const ops: WriteOp[] = [...decisionRecordOps(record, deviceKnown), ...velocity.incrementOps(), ...this.outbox.appendOps(seq, encodeEvent(record))]
     await this.state.committer.commit(ops)
     this.onRecorded()
     return decision

@@ -34,11 +34,12 @@ describe.skipIf(brokers === undefined)('decisions stream on real Kafka, two API 
     expect(a.materializer.applied).toBe(0)
 
     // Velocity on B now includes A's 20 events for the same tenant/user.
-    const { velocityPlan } = await import('../src/state/velocity.js')
-    const plan = velocityPlan(scopeA, { event: 'payment', user_id: 'shared-user' }, Date.now())
+    const view = await b.velocity.view(scopeA, { event: 'payment', user_id: 'shared-user' }, Date.now())
     const features: Record<string, number> = {}
-    plan.fold(await b.state.getMany(plan.keys, b.state.velocity), features)
+    view.features(features)
+    view.release()
     expect(features.user_count_1h).toBe(20)
+    expect(features.user_amount_24h).toBe(200)
 
     const reader = new KafkaEventLog({ brokers: brokers!, clientId: 'test-reader' })
     try {

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, Subscription } from '../eventlog/event-log.js'
+import type { TransactionRecord } from '../records/transaction-record.js'
 import type { DecisionCodec } from '../serde/decision-codec.js'
-import { decisionStateOps, scopeOf } from '../state/decision-ops.js'
+import { decisionRecordOps, scopeOf } from '../state/decision-ops.js'
 import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import { transactionKey } from '../state/transactions.js'
 import type { WriteOp } from '../storage/rocks.js'
+import type { VelocityStore, VelocityView } from '../state/velocity.js'
 
 /**
  * Materializes the whole `decisions` stream into this instance's local stores (the GlobalKTable pattern):
@@ -19,6 +21,7 @@ export class DecisionMaterializer {
 
   constructor (
     private readonly state: StateDb,
+    private readonly velocity: VelocityStore,
     private readonly log: EventLog,
     private readonly codec: DecisionCodec,
     private readonly topic: string,
@@ -44,25 +47,33 @@ export class DecisionMaterializer {
     const key = this.checkpointKey(partition)
     const raw = await this.state.get(key)
     const checkpoint = raw === undefined ? -1 : Number(raw.toString())
-    const ops: WriteOp[] = []
+    const fresh: Array<{ record: TransactionRecord, view: VelocityView }> = []
     const seen = new Set<string>()
-    for (const r of records) {
-      if (r.offset <= checkpoint || r.headers.origin === this.originId) continue
-      let record
-      try {
-        record = await this.codec.decode(r.topic, r.value)
-      } catch (err) {
-        this.logger.error({ err, partition, offset: r.offset }, 'materializer: undecodable record skipped')
-        continue
+    try {
+      for (const r of records) {
+        if (r.offset <= checkpoint || r.headers.origin === this.originId) continue
+        let record: TransactionRecord
+        try {
+          record = await this.codec.decode(r.topic, r.value)
+        } catch (err) {
+          this.logger.error({ err, partition, offset: r.offset }, 'materializer: undecodable record skipped')
+          continue
+        }
+        const txKey = transactionKey(scopeOf(record), record.trace_id)
+        if (seen.has(record.trace_id) || (await this.state.get(txKey)) !== undefined) continue
+        seen.add(record.trace_id)
+        fresh.push({ record, view: await this.velocity.view(scopeOf(record), record.request, record.created_ms) })
       }
-      const txKey = transactionKey(scopeOf(record), record.trace_id)
-      if (seen.has(record.trace_id) || (await this.state.get(txKey)) !== undefined) continue
-      seen.add(record.trace_id)
-      ops.push(...decisionStateOps(this.state, record, false))
-      this.applied++
+      // From here to commit() nothing awaits: the increments enter the batch in the order they hit the cache.
+      const ops: WriteOp[] = []
+      for (const { record, view } of fresh) ops.push(...decisionRecordOps(record, false), ...view.incrementOps())
+      ops.push({ type: 'put', key, value: Buffer.from(String(records[records.length - 1]!.offset)) })
+      const durable = this.state.committer.commit(ops)
+      this.applied += fresh.length
+      await durable
+    } finally {
+      for (const { view } of fresh) view.release()
     }
-    ops.push({ type: 'put', key, value: Buffer.from(String(records[records.length - 1]!.offset)) })
-    await this.state.committer.commit(ops)
   }
 
   async stop (): Promise<void> {
