@@ -38,10 +38,8 @@ export class ScoringService {
     const seenKey = deviceSeenKey(scope, request)
     const controlKeys = [policyKey(scope), ...overrideKeys(scope, request)]
     if (seenKey !== undefined) controlKeys.push(seenKey)
-    const [velocity, control] = await Promise.all([
-      this.velocity.view(scope, request, nowMs),
-      this.state.getMany(controlKeys)
-    ])
+    const control = await this.state.getMany(controlKeys)
+    const velocity = await this.velocity.view(scope, request, nowMs)
     try {
       return await this.decideAndRecord(call, velocity, control, seenKey !== undefined)
     } finally {

@@ -1,7 +1,7 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { GroupCommitter, openRocks } from '../storage/rocks.js'
 
-/** The local state store of one instance: RocksDB at <dataDir>/state with a counter column for velocity. */
+/** The local state store of one instance: RocksDB at <dataDir>/state with a column for velocity records. */
 export interface StateDb {
   db: RocksLevel
   velocity: unknown
@@ -12,7 +12,7 @@ export interface StateDb {
 }
 
 export async function openStateDb (location: string): Promise<StateDb> {
-  const db = await openRocks(location, { velocity: { mergeOperator: 'uint64add' } })
+  const db = await openRocks(location, { velocity: {} })
   const velocity = (db.columns as Record<string, unknown>).velocity
   // Point reads run synchronously: from the memtable or block cache a multi-get takes ~10 us, while the
   // thread-pool round trip of the async variant costs ~200 us per call (measured, see README).

@@ -1,14 +1,12 @@
 import { RocksLevel } from '@nxtedition/rocksdb'
 
-/** One write in a batch. `merge` adds a little-endian uint64 to the stored value (column with uint64add). */
+/** One write in a batch; `column` is a column family handle from `db.columns` (default column when absent). */
 export type WriteOp =
   | { type: 'put'; key: Buffer; value: Buffer; column?: unknown }
   | { type: 'del'; key: Buffer; column?: unknown }
-  | { type: 'merge'; key: Buffer; value: Buffer; column?: unknown }
 
-export interface ColumnOptions {
-  mergeOperator?: 'uint64add'
-}
+/** Per-column RocksDB options (none needed yet beyond the defaults). */
+export type ColumnOptions = Record<string, never>
 
 /** Opens (creating if missing) a RocksDB database with buffer keys and values and the given column families. */
 export async function openRocks (location: string, columns: Record<string, ColumnOptions> = {}): Promise<RocksLevel> {
@@ -22,7 +20,6 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
   const batch = db.batch() as unknown as {
     _put(k: Buffer, v: Buffer, o: object): void
     _del(k: Buffer, o: object): void
-    _merge(k: Buffer, v: Buffer, o: object): void
     _writeSync(o: object): void
     _closeSync(): void
   }
@@ -30,8 +27,7 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
     for (const op of ops) {
       const options = op.column === undefined ? {} : { column: op.column }
       if (op.type === 'put') batch._put(op.key, op.value, options)
-      else if (op.type === 'del') batch._del(op.key, options)
-      else batch._merge(op.key, op.value, options)
+      else batch._del(op.key, options)
     }
     batch._writeSync({ sync })
   } finally {
@@ -74,17 +70,6 @@ export class GroupCommitter {
       for (const w of waiters) w.reject(err)
     }
   }
-}
-
-/** Little-endian uint64 for the uint64add merge operator. */
-export function u64 (n: number): Buffer {
-  const b = Buffer.allocUnsafe(8)
-  b.writeBigUInt64LE(BigInt(Math.trunc(n)))
-  return b
-}
-
-export function readU64 (b: Buffer | undefined): number {
-  return b === undefined || b.length < 8 ? 0 : Number(b.readBigUInt64LE(0))
 }
 
 /** Iterates [gte, lt) in key order, yielding [key, value] pairs. */
