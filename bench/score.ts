@@ -41,13 +41,13 @@ function bodies (n: number): string[] {
   }))
 }
 
-async function load (url: string, pathName: string, headers: Record<string, string>) {
+async function load (url: string, pathName: string, headers: Record<string, string>, conns = connections) {
   const pool = bodies(20000)
   let i = 0
   const result = await autocannon({
     url: url + pathName,
     method: 'POST',
-    connections,
+    connections: conns,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
     requests: [{ setupRequest: req => ({ ...req, body: pool[i++ % pool.length] }) }]
@@ -70,6 +70,7 @@ const service = await start('src/main.ts', { DATA_DIR: mkdtempSync(path.join(tmp
 // Warm up (JIT, RocksDB caches) before measuring.
 await load(service.url, '/v1/score', { authorization: `Bearer ${KEY}` })
 const scoreResult = { ...(await load(service.url, '/v1/score', { authorization: `Bearer ${KEY}` })), ...rssMb(service.child.pid!) }
+const single = await load(service.url, '/v1/score', { authorization: `Bearer ${KEY}` }, 1)
 const health = await (await fetch(`${service.url}/healthz`)).json()
 service.child.kill('SIGTERM')
 
@@ -79,4 +80,5 @@ console.log(`\nloopback, ${connections} connections, ${seconds}s per run, node $
 console.log(`${'target'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(8)} ${'peak MB'.padStart(9)} ${'errors'.padStart(7)}`)
 console.log(row('bare fastify echo', echoResult))
 console.log(row('POST /v1/score (embedded)', scoreResult))
+console.log(`${'POST /v1/score, 1 connection'.padEnd(28)} ${single.rps.toFixed(0).padStart(8)} ${String(single.p50).padStart(8)} ${String(single.p99).padStart(8)}`)
 console.log(`score/echo throughput: ${(scoreResult.rps / echoResult.rps * 100).toFixed(0)}%   service health after run: ${JSON.stringify(health)}`)
