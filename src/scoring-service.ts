@@ -1,6 +1,7 @@
 import { decide } from './decision/decide.js'
 import type { Decision, ScoreRequest } from './decision/types.js'
 import { encodeEvent, type TransactionRecord } from './records/transaction-record.js'
+import { RulesetCache } from './rules/ruleset.js'
 import { decisionRecordOps } from './state/decision-ops.js'
 import { deviceSeenKey } from './state/device-history.js'
 import type { Outbox } from './state/outbox.js'
@@ -30,7 +31,8 @@ export class ScoringService {
     private readonly velocity: VelocityStore,
     private readonly outbox: Outbox,
     private readonly originId: string,
-    private readonly onRecorded: () => void
+    private readonly onRecorded: () => void,
+    private readonly rulesets = new RulesetCache()
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
@@ -58,7 +60,9 @@ export class ScoringService {
     }
     velocity.features(features)
     const overrides = parseOverrides(control.slice(1, hasSeenKey ? -1 : undefined))
-    const evaluation = decide(request, { features, policy: parsePolicy(control[0]), overrides, now_ms: nowMs })
+    const policy = parsePolicy(control[0])
+    const rules = this.rulesets.get(`${scope.tenant}\u0000${scope.mode}`, policy.ruleset)
+    const evaluation = decide(request, { features, policy, rules, signals: {}, overrides, now_ms: nowMs })
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
     const seq = this.outbox.nextSeq()
@@ -74,6 +78,7 @@ export class ScoringService {
       features,
       base_action: evaluation.base_action,
       override_gate: evaluation.override_gate,
+      rule_errors: evaluation.rule_errors,
       origin_id: this.originId,
       origin_seq: seq
     }

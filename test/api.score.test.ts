@@ -54,7 +54,8 @@ describe('POST /v1/score', () => {
 
   it('applies a deny-list rule and the amount threshold (Stage 1)', async () => {
     const policy = defaultPolicy()
-    policy.ruleset.deny = { email: ['fraudster@example.com'] }
+    policy.ruleset.lists.deny_emails!.items = ['fraudster@example.com']
+    policy.ruleset.version = 'rs_test_deny'
     await putPolicy(app.state, { tenant: app.identity.defaultTenant, mode: 'test' }, policy)
     const denied = (await score({ event: 'payment', email: 'fraudster@example.com' })).json()
     expect(denied).toMatchObject({ action: 'reject', rules: ['deny_list'] })
@@ -144,7 +145,8 @@ describe('GET /v1/transactions/{id}', () => {
     const tx = res.json()
     expect(tx).toMatchObject({ object: 'transaction', id: decision.trace_id, livemode: false, event: 'payout', decision })
     expect(tx.request).toEqual({ event: 'payout', amount: 300, user_id: 'u-tx', device_id: 'd-tx' })
-    expect(tx.evaluation.ruleset_version).toBe('rs_default_1')
+    expect(tx.evaluation.ruleset_version).toMatch(/^rs_/)
+    expect(tx.evaluation.rule_errors).toEqual([])
     expect(tx.evaluation.model_version).toMatch(/^prior-/)
     expect(tx.evaluation.features).toMatchObject({ amount: 300, user_count_1h: 0, device_known: 0 })
     expect(tx.created).toBe(Math.floor(Date.parse('2026-11-22T12:00:00Z') / 1000))

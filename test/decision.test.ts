@@ -3,36 +3,68 @@ import { decide } from '../src/decision/decide.js'
 import { defaultPolicy } from '../src/decision/default-policy.js'
 import { riskLevel, DEFAULT_THRESHOLDS } from '../src/decision/risk-level.js'
 import { evaluateRules } from '../src/decision/stage1-rules.js'
+import { activation } from '../src/rules/language.js'
+import { compileRuleset } from '../src/rules/ruleset.js'
 import { scoreFeatures } from '../src/decision/stage2-score.js'
 import { applyOverrides } from '../src/decision/stage3-overrides.js'
-import type { DecisionContext, Override, TenantPolicy } from '../src/decision/types.js'
+import type { DecisionContext, Override, Rule, ScoreRequest, TenantPolicy } from '../src/decision/types.js'
 
 const quiet = { amount: 40, user_present: 1, device_present: 1, device_known: 1, user_count_1h: 0, ip_count_1h: 0, device_count_1h: 0, user_count_24h: 3, user_amount_24h: 120 }
-const policyWith = (patch: Partial<TenantPolicy['ruleset']> = {}): TenantPolicy => {
+const rule = (r: Partial<Rule> & Pick<Rule, 'id' | 'expression' | 'action'>): Rule => ({ name: r.id, mode: 'enforce', priority: 100, description: '', status: 'active', ...r })
+/** The default policy with extra rules and list items. */
+const policyWith = (extra: Rule[] = [], items: Record<string, string[]> = {}): TenantPolicy => {
   const p = defaultPolicy()
-  return { ...p, ruleset: { ...p.ruleset, ...patch } }
+  for (const [alias, values] of Object.entries(items)) p.ruleset.lists[alias]!.items = values
+  p.ruleset.rules.push(...extra)
+  p.ruleset.version = `rs_test_${Math.random()}`
+  return p
 }
-const ctx = (over: Partial<DecisionContext> = {}): DecisionContext => ({ features: quiet, policy: defaultPolicy(), overrides: [], now_ms: 1_800_000_000_000, ...over })
+const ctx = (over: Partial<DecisionContext> & { policy?: TenantPolicy } = {}): DecisionContext => {
+  const policy = over.policy ?? defaultPolicy()
+  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, overrides: [], now_ms: 1_800_000_000_000, ...over }
+}
+const stage1 = (request: ScoreRequest, policy: TenantPolicy, signals: Record<string, number> = {}) => {
+  const rules = compileRuleset(policy.ruleset)
+  return evaluateRules(rules, activation({ request, features: quiet, signals, lists: rules.lists }))
+}
 const override = (o: Partial<Override>): Override => ({ id: 'ovr_1', subject: 'user_id', value: 'u1', action: 'reject', reason: 'test', expires_at_ms: null, ...o })
 
 describe('Stage 1: tenant rules', () => {
-  it('rejects a request naming any deny-listed subject and reports the rule id', () => {
-    const policy = policyWith({ deny: { email: ['bad@example.com'], ip: ['10.0.0.1'] } })
-    expect(evaluateRules({ event: 'payment', email: 'bad@example.com' }, policy.ruleset)).toEqual({ matched: ['deny_list'], action: 'reject' })
-    expect(evaluateRules({ event: 'payment', ip: '10.0.0.1' }, policy.ruleset).action).toBe('reject')
-    expect(evaluateRules({ event: 'payment', email: 'ok@example.com' }, policy.ruleset)).toEqual({ matched: [], action: null })
+  it('rejects a request naming any deny-listed subject, including IPs by CIDR and countries', () => {
+    const policy = policyWith([], { deny_emails: ['bad@example.com'], deny_ips: ['10.0.0.0/8'], deny_countries: ['kp'] })
+    expect(stage1({ event: 'payment', email: 'BAD@example.com' }, policy).enforce).toEqual({ matched: ['deny_list'], action: 'reject' })
+    expect(stage1({ event: 'payment', ip: '10.20.30.40' }, policy).enforce.action).toBe('reject')
+    expect(stage1({ event: 'payment', geo: { country: 'KP' } }, policy).enforce.action).toBe('reject')
+    expect(stage1({ event: 'payment', ip: '11.0.0.1', email: 'ok@example.com' }, policy).enforce).toEqual({ matched: [], action: null })
   })
 
-  it('flags amounts strictly above the threshold only', () => {
-    const { ruleset } = defaultPolicy()
-    expect(evaluateRules({ event: 'payment', amount: 10000 }, ruleset).matched).toEqual([])
-    expect(evaluateRules({ event: 'payment', amount: 10000.01 }, ruleset)).toEqual({ matched: ['amount_over_10000'], action: 'flag' })
-    expect(evaluateRules({ event: 'login' }, ruleset).matched).toEqual([])
+  it('flags amounts strictly above the threshold only, with no error when amount is absent', () => {
+    const policy = defaultPolicy()
+    expect(stage1({ event: 'payment', amount: 10000 }, policy).enforce.matched).toEqual([])
+    expect(stage1({ event: 'payment', amount: 10000.01 }, policy).enforce).toEqual({ matched: ['amount_over_10000'], action: 'flag' })
+    expect(stage1({ event: 'login' }, policy)).toEqual({ enforce: { matched: [], action: null }, shadow: undefined, errors: [] })
   })
 
-  it('keeps the strictest action when several rules match', () => {
-    const policy = policyWith({ deny: { user_id: ['u9'] } })
-    expect(evaluateRules({ event: 'payment', user_id: 'u9', amount: 50000 }, policy.ruleset)).toEqual({ matched: ['deny_list', 'amount_over_10000'], action: 'reject' })
+  it('lets an allow rule short-circuit reject and flag rules', () => {
+    const policy = policyWith([], { allow_users: ['u-trusted'], deny_emails: ['bad@example.com'] })
+    expect(stage1({ event: 'payment', user_id: 'u-trusted', email: 'bad@example.com', amount: 50000 }, policy).enforce).toEqual({ matched: ['allow_list'], action: 'approve' })
+  })
+
+  it('reports every matching reject and flag rule and keeps the strictest action', () => {
+    const policy = policyWith([rule({ id: 'r_sim', expression: 'signals.sim_swap_confidence > 0.8', action: 'flag', priority: 1 })], { deny_users: ['u9'] })
+    expect(stage1({ event: 'payment', user_id: 'u9', amount: 50000 }, policy, { sim_swap_confidence: 0.9 }).enforce).toEqual({ matched: ['deny_list', 'r_sim', 'amount_over_10000'], action: 'reject' })
+  })
+
+  it('records a rule whose expression fails as an error, not a match', () => {
+    const policy = policyWith([rule({ id: 'r_dev', expression: 'request.device_id == "d1"', action: 'reject' })])
+    const outcome = stage1({ event: 'payment' }, policy)
+    expect(outcome.enforce.action).toBeNull()
+    expect(outcome.errors).toEqual([{ id: 'r_dev', error: expect.stringMatching(/device_id/) }])
+  })
+
+  it('skips disabled rules', () => {
+    const policy = policyWith([rule({ id: 'r_off', expression: 'true', action: 'reject', status: 'disabled' })])
+    expect(stage1({ event: 'payment' }, policy).enforce.matched).toEqual([])
   })
 })
 
@@ -86,7 +118,8 @@ describe('decide: the three stages together', () => {
   it('approves a quiet request and records versions and the base action', () => {
     const e = decide({ event: 'payment', user_id: 'u1', amount: 40 }, ctx())
     expect(e.decision).toMatchObject({ action: 'approve', risk_level: 'low', rules: [] })
-    expect(e).toMatchObject({ base_action: 'approve', override_gate: null, ruleset_version: 'rs_default_1' })
+    expect(e).toMatchObject({ base_action: 'approve', override_gate: null, ruleset_version: 'rs_default_1', rule_errors: [] })
+    expect(e.decision.shadow).toBeUndefined()
     expect(e.model_version).toMatch(/^prior-/)
   })
 
@@ -104,12 +137,22 @@ describe('decide: the three stages together', () => {
   })
 
   it('applies the override after rules and score, keeping the base action on record', () => {
-    const policy = policyWith({ deny: { user_id: ['u1'] } })
+    const policy = policyWith([], { deny_users: ['u1'] })
     const e = decide({ event: 'payment', user_id: 'u1' }, ctx({ policy, overrides: [override({ action: 'approve' })] }))
     expect(e.base_action).toBe('reject')
     expect(e.decision.action).toBe('approve')
     expect(e.decision.rules).toEqual(['deny_list'])
     expect(e.override_gate).toBe('admin_override:ovr_1')
+  })
+
+  it('reports shadow rules under shadow without changing the action', () => {
+    const policy = policyWith([rule({ id: 'r_shadow_amount', expression: 'request.amount > 30.0', action: 'reject', mode: 'shadow' })])
+    const hit = decide({ event: 'payment', amount: 40 }, ctx({ policy }))
+    expect(hit.decision.action).toBe('approve')
+    expect(hit.decision.rules).toEqual([])
+    expect(hit.decision.shadow).toEqual({ action: 'reject', rules: ['r_shadow_amount'] })
+    const miss = decide({ event: 'payment', amount: 20 }, ctx({ policy }))
+    expect(miss.decision.shadow).toEqual({ action: 'approve', rules: [] })
   })
 
   it('gives the same evaluation for the same request and context', () => {

@@ -31,7 +31,15 @@ export const decisionSchema = {
     signals: { type: 'array', items: { type: 'string' } },
     rules: { type: 'array', items: { type: 'string' } },
     trace_id: { type: 'string' },
-    latency_ms: { type: 'integer' }
+    latency_ms: { type: 'integer' },
+    shadow: {
+      type: 'object',
+      required: ['action', 'rules'],
+      properties: {
+        action: { type: 'string', enum: ['approve', 'flag', 'reject'] },
+        rules: { type: 'array', items: { type: 'string' } }
+      }
+    }
   }
 } as const
 

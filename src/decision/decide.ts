@@ -1,6 +1,6 @@
-import { stricter } from './actions.js'
+import { activation } from '../rules/language.js'
 import { riskLevel } from './risk-level.js'
-import { evaluateRules } from './stage1-rules.js'
+import { combine, evaluateRules, withShadow } from './stage1-rules.js'
 import { MODEL_VERSION, scoreFeatures } from './stage2-score.js'
 import { applyOverrides } from './stage3-overrides.js'
 import type { DecisionContext, Evaluation, ScoreRequest } from './types.js'
@@ -8,19 +8,27 @@ import type { DecisionContext, Evaluation, ScoreRequest } from './types.js'
 /**
  * The whole decision, pure: Stage 1 rules, Stage 2 score, Stage 3 override gates.
  * Same request + same context => same evaluation, which is what makes stored decisions re-evaluable.
+ * Shadow rules are evaluated too and reported under `shadow`; they never change `action`.
  */
 export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation {
-  const rules = evaluateRules(request, ctx.policy.ruleset)
+  const bound = activation({ request, features: ctx.features, signals: ctx.signals, lists: ctx.rules.lists })
+  const rules = evaluateRules(ctx.rules, bound)
   const { score, signals } = scoreFeatures(ctx.features)
   const level = riskLevel(score, ctx.policy.thresholds)
   const scored = ctx.policy.actions[level]
-  const baseAction = rules.action === null ? scored : stricter(rules.action, scored)
+  const baseAction = combine(rules.enforce, scored)
   const gated = applyOverrides(request, baseAction, ctx.overrides, ctx.now_ms)
+  const decision: Evaluation['decision'] = { score, risk_level: level, action: gated.action, signals, rules: rules.enforce.matched }
+  if (rules.shadow !== undefined) {
+    const shadowBase = combine(withShadow(rules.enforce, rules.shadow), scored)
+    decision.shadow = { action: applyOverrides(request, shadowBase, ctx.overrides, ctx.now_ms).action, rules: rules.shadow.matched }
+  }
   return {
-    decision: { score, risk_level: level, action: gated.action, signals, rules: rules.matched },
+    decision,
+    rule_errors: rules.errors,
     base_action: baseAction,
     override_gate: gated.gate,
-    ruleset_version: ctx.policy.ruleset.version,
+    ruleset_version: ctx.rules.version,
     model_version: MODEL_VERSION
   }
 }

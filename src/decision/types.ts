@@ -1,3 +1,5 @@
+import type { CompiledRuleset } from '../rules/ruleset.js'
+
 export type Action = 'approve' | 'flag' | 'reject'
 export type RiskLevel = 'low' | 'medium' | 'high'
 
@@ -24,6 +26,14 @@ export interface Decision {
   rules: string[]
   trace_id: string
   latency_ms: number
+  /** Present when shadow-mode rules were evaluated: what they would have done. Never changes `action`. */
+  shadow?: ShadowOutcome
+}
+
+/** decision.shadow: the action the shadow rules would have produced and the ids of those that matched. */
+export interface ShadowOutcome {
+  action: Action
+  rules: string[]
 }
 
 /** Numeric feature values a decision saw; recorded with it so re-evaluation reproduces it. */
@@ -32,15 +42,35 @@ export type Features = Record<string, number>
 export type Subject = 'user_id' | 'email' | 'device_id' | 'ip'
 export const SUBJECTS: readonly Subject[] = ['user_id', 'email', 'device_id', 'ip']
 
-/** A Stage 1 rule in its first form: deny lists and amount thresholds. */
-export type Rule =
-  | { id: string, kind: 'deny_list', action: Action }
-  | { id: string, kind: 'amount_threshold', above: number, action: Action }
+/** A tenant rule: a CEL expression (src/rules/language.ts) and what a match does. */
+export interface Rule {
+  id: string
+  name: string
+  expression: string
+  action: Action
+  /** `enforce` rules decide; `shadow` rules are evaluated and reported under decision.shadow only. */
+  mode: 'enforce' | 'shadow'
+  /** Lower runs first among rules of the same action. */
+  priority: number
+  description: string
+  status: 'active' | 'disabled'
+}
 
+export type ListItemType = 'user_id' | 'email' | 'device_id' | 'ip' | 'country' | 'card' | 'string'
+
+/** A tenant value list (allow-list, deny-list...), referenced from rules by its alias: in_list("<alias>", value). */
+export interface ValueList {
+  alias: string
+  item_type: ListItemType
+  /** Values; for item_type `ip` also CIDR ranges (203.0.113.0/24, 2001:db8::/32). */
+  items: string[]
+}
+
+/** An immutable snapshot of a tenant's rules and lists; decisions record its version. */
 export interface Ruleset {
   version: string
   rules: Rule[]
-  deny: Partial<Record<Subject, string[]>>
+  lists: Record<string, ValueList>
 }
 
 export interface RiskThresholds {
@@ -71,12 +101,17 @@ export interface Override {
 export interface DecisionContext {
   features: Features
   policy: TenantPolicy
+  /** The policy's ruleset compiled (derived from policy.ruleset; compiled once per version). */
+  rules: CompiledRuleset
+  signals: Record<string, number>
   overrides: Override[]
   now_ms: number
 }
 
 export interface Evaluation {
   decision: Omit<Decision, 'trace_id' | 'latency_ms'>
+  /** Rules whose expression failed on this request (a missing attribute, say): they did not match. */
+  rule_errors: Array<{ id: string, error: string }>
   base_action: Action
   override_gate: string | null
   ruleset_version: string

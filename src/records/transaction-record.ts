@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
-import { DecisionRecordedSchema, type DecisionRecorded } from '../gen/fraud/v1/events_pb.js'
-import { DecisionSchema, ScoreRequestSchema } from '../gen/fraud/v1/score_pb.js'
+import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../gen/fraud/v1/events_pb.js'
+import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema } from '../gen/fraud/v1/score_pb.js'
 import type { Action, Decision, Features, ScoreRequest } from '../decision/types.js'
 
 /** A recorded decision: what GET /v1/transactions/{id} returns and what the `decisions` topic carries. */
@@ -16,6 +16,7 @@ export interface TransactionRecord {
   features: Features
   base_action: Action
   override_gate: string | null
+  rule_errors: Array<{ id: string, error: string }>
   origin_id: string
   origin_seq: number
 }
@@ -52,13 +53,15 @@ export function toEvent (r: TransactionRecord): DecisionRecorded {
       signals: r.decision.signals,
       rules: r.decision.rules,
       traceId: r.decision.trace_id,
-      latencyMs: r.decision.latency_ms
+      latencyMs: r.decision.latency_ms,
+      shadow: r.decision.shadow === undefined ? undefined : create(ShadowOutcomeSchema, r.decision.shadow)
     }),
     rulesetVersion: r.ruleset_version,
     modelVersion: r.model_version,
     features: r.features,
     overrideGate: r.override_gate ?? '',
-    baseAction: r.base_action
+    baseAction: r.base_action,
+    ruleErrors: r.rule_errors.map(e => create(RuleErrorSchema, { ruleId: e.id, error: e.error }))
   })
 }
 
@@ -87,20 +90,22 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
       metadata: plain(q.metadata),
       custom: plain(q.custom)
     }),
-    decision: {
+    decision: defined({
       score: d.score,
       risk_level: d.riskLevel as Decision['risk_level'],
       action: d.action as Action,
       signals: d.signals,
       rules: d.rules,
       trace_id: d.traceId,
-      latency_ms: d.latencyMs
-    },
+      latency_ms: d.latencyMs,
+      shadow: d.shadow === undefined ? undefined : { action: d.shadow.action as Action, rules: d.shadow.rules }
+    }),
     ruleset_version: e.rulesetVersion,
     model_version: e.modelVersion,
     features: { ...e.features },
     base_action: e.baseAction as Action,
     override_gate: e.overrideGate === '' ? null : e.overrideGate,
+    rule_errors: e.ruleErrors.map(x => ({ id: x.ruleId, error: x.error })),
     origin_id: e.originId,
     origin_seq: Number(e.originSeq)
   }

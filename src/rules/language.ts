@@ -1,5 +1,6 @@
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js'
 import type { Features, ScoreRequest } from '../decision/types.js'
+import type { ListMatcher } from './lists.js'
 
 /**
  * The tenant rule language: CEL (https://github.com/google/cel-spec) through @marcbachmann/cel-js.
@@ -25,7 +26,7 @@ export interface RuleInput {
   request: ScoreRequest
   features: Features
   signals: Record<string, number>
-  lists: Record<string, ReadonlySet<string>>
+  lists: Record<string, ListMatcher>
 }
 
 /** The CEL activation of one request: built once, shared by every rule of the ruleset. */

@@ -20,6 +20,7 @@ export function transactionResource (r: TransactionRecord) {
       model_version: r.model_version,
       base_action: r.base_action,
       override_gate: r.override_gate,
+      rule_errors: r.rule_errors,
       features: r.features
     }
   }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/events.proto.
  */
 export const file_fraud_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChVmcmF1ZC92MS9ldmVudHMucHJvdG8SCGZyYXVkLnYxIpwDChBEZWNpc2lvblJlY29yZGVkEhAKCHRyYWNlX2lkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBISCgpjcmVhdGVkX21zGAQgASgDEhEKCW9yaWdpbl9pZBgFIAEoCRISCgpvcmlnaW5fc2VxGAYgASgEEicKB3JlcXVlc3QYByABKAsyFi5mcmF1ZC52MS5TY29yZVJlcXVlc3QSJAoIZGVjaXNpb24YCCABKAsyEi5mcmF1ZC52MS5EZWNpc2lvbhIXCg9ydWxlc2V0X3ZlcnNpb24YCSABKAkSFQoNbW9kZWxfdmVyc2lvbhgKIAEoCRI6CghmZWF0dXJlcxgLIAMoCzIoLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuRmVhdHVyZXNFbnRyeRIVCg1vdmVycmlkZV9nYXRlGAwgASgJEhMKC2Jhc2VfYWN0aW9uGA0gASgJGi8KDUZlYXR1cmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4AWIGcHJvdG8z", [file_fraud_v1_score]);
+  fileDesc("ChVmcmF1ZC92MS9ldmVudHMucHJvdG8SCGZyYXVkLnYxIsYDChBEZWNpc2lvblJlY29yZGVkEhAKCHRyYWNlX2lkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBISCgpjcmVhdGVkX21zGAQgASgDEhEKCW9yaWdpbl9pZBgFIAEoCRISCgpvcmlnaW5fc2VxGAYgASgEEicKB3JlcXVlc3QYByABKAsyFi5mcmF1ZC52MS5TY29yZVJlcXVlc3QSJAoIZGVjaXNpb24YCCABKAsyEi5mcmF1ZC52MS5EZWNpc2lvbhIXCg9ydWxlc2V0X3ZlcnNpb24YCSABKAkSFQoNbW9kZWxfdmVyc2lvbhgKIAEoCRI6CghmZWF0dXJlcxgLIAMoCzIoLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuRmVhdHVyZXNFbnRyeRIVCg1vdmVycmlkZV9nYXRlGAwgASgJEhMKC2Jhc2VfYWN0aW9uGA0gASgJEigKC3J1bGVfZXJyb3JzGA4gAygLMhMuZnJhdWQudjEuUnVsZUVycm9yGi8KDUZlYXR1cmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASIrCglSdWxlRXJyb3ISDwoHcnVsZV9pZBgBIAEoCRINCgVlcnJvchgCIAEoCWIGcHJvdG8z", [file_fraud_v1_score]);
 
 /**
  * One record on the `decisions` topic per decision returned to a client.
@@ -95,6 +95,13 @@ export type DecisionRecorded = Message<"fraud.v1.DecisionRecorded"> & {
    * @generated from field: string base_action = 13;
    */
   baseAction: string;
+
+  /**
+   * Rules whose expression failed on this request (they did not match).
+   *
+   * @generated from field: repeated fraud.v1.RuleError rule_errors = 14;
+   */
+  ruleErrors: RuleError[];
 };
 
 /**
@@ -103,4 +110,26 @@ export type DecisionRecorded = Message<"fraud.v1.DecisionRecorded"> & {
  */
 export const DecisionRecordedSchema: GenMessage<DecisionRecorded> = /*@__PURE__*/
   messageDesc(file_fraud_v1_events, 0);
+
+/**
+ * @generated from message fraud.v1.RuleError
+ */
+export type RuleError = Message<"fraud.v1.RuleError"> & {
+  /**
+   * @generated from field: string rule_id = 1;
+   */
+  ruleId: string;
+
+  /**
+   * @generated from field: string error = 2;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message fraud.v1.RuleError.
+ * Use `create(RuleErrorSchema)` to create a new message.
+ */
+export const RuleErrorSchema: GenMessage<RuleError> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_events, 1);
 

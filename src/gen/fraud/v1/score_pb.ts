@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/score.proto.
  */
 export const file_fraud_v1_score: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEi2QIKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfYW1vdW50QgsKCV9jdXJyZW5jeUIKCghfdXNlcl9pZEIFCgNfaXBCDAoKX2RldmljZV9pZEIICgZfZW1haWwigwEKCERlY2lzaW9uEg0KBXNjb3JlGAEgASgBEhIKCnJpc2tfbGV2ZWwYAiABKAkSDgoGYWN0aW9uGAMgASgJEg8KB3NpZ25hbHMYBCADKAkSDQoFcnVsZXMYBSADKAkSEAoIdHJhY2VfaWQYBiABKAkSEgoKbGF0ZW5jeV9tcxgHIAEoBWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEi2QIKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfYW1vdW50QgsKCV9jdXJyZW5jeUIKCghfdXNlcl9pZEIFCgNfaXBCDAoKX2RldmljZV9pZEIICgZfZW1haWwirAEKCERlY2lzaW9uEg0KBXNjb3JlGAEgASgBEhIKCnJpc2tfbGV2ZWwYAiABKAkSDgoGYWN0aW9uGAMgASgJEg8KB3NpZ25hbHMYBCADKAkSDQoFcnVsZXMYBSADKAkSEAoIdHJhY2VfaWQYBiABKAkSEgoKbGF0ZW5jeV9tcxgHIAEoBRInCgZzaGFkb3cYCCABKAsyFy5mcmF1ZC52MS5TaGFkb3dPdXRjb21lIi4KDVNoYWRvd091dGNvbWUSDgoGYWN0aW9uGAEgASgJEg0KBXJ1bGVzGAIgAygJYgZwcm90bzM", [file_google_protobuf_struct]);
 
 /**
  * Body of POST /v1/score. Only `event` is required; every other field sharpens the decision.
@@ -119,6 +119,13 @@ export type Decision = Message<"fraud.v1.Decision"> & {
    * @generated from field: int32 latency_ms = 7;
    */
   latencyMs: number;
+
+  /**
+   * What shadow-mode rules would have done; absent when the ruleset has none.
+   *
+   * @generated from field: fraud.v1.ShadowOutcome shadow = 8;
+   */
+  shadow?: ShadowOutcome | undefined;
 };
 
 /**
@@ -127,4 +134,26 @@ export type Decision = Message<"fraud.v1.Decision"> & {
  */
 export const DecisionSchema: GenMessage<Decision> = /*@__PURE__*/
   messageDesc(file_fraud_v1_score, 1);
+
+/**
+ * @generated from message fraud.v1.ShadowOutcome
+ */
+export type ShadowOutcome = Message<"fraud.v1.ShadowOutcome"> & {
+  /**
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * @generated from field: repeated string rules = 2;
+   */
+  rules: string[];
+};
+
+/**
+ * Describes the message fraud.v1.ShadowOutcome.
+ * Use `create(ShadowOutcomeSchema)` to create a new message.
+ */
+export const ShadowOutcomeSchema: GenMessage<ShadowOutcome> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_score, 2);
 

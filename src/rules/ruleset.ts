@@ -1,0 +1,52 @@
+import type { Action, Rule, Ruleset } from '../decision/types.js'
+import { compileRule, type CompiledRule } from './language.js'
+import { compileList, type ListMatcher } from './lists.js'
+
+export interface CompiledRuleEntry { rule: Rule, program: CompiledRule }
+
+/** A ruleset ready to evaluate: active rules grouped by mode and ordered (allow, reject, flag; then priority, id). */
+export interface CompiledRuleset {
+  version: string
+  enforce: CompiledRuleEntry[]
+  shadow: CompiledRuleEntry[]
+  lists: Record<string, ListMatcher>
+}
+
+const ACTION_ORDER: Record<Action, number> = { approve: 0, reject: 1, flag: 2 }
+
+function ordered (rules: Rule[]): CompiledRuleEntry[] {
+  return rules
+    .slice()
+    .sort((a, b) => ACTION_ORDER[a.action] - ACTION_ORDER[b.action] || a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(rule => ({ rule, program: compileRule(rule.expression) }))
+}
+
+export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
+  const active = ruleset.rules.filter(r => r.status === 'active')
+  const lists: Record<string, ListMatcher> = {}
+  for (const [alias, list] of Object.entries(ruleset.lists)) lists[alias] = compileList(list)
+  return {
+    version: ruleset.version,
+    enforce: ordered(active.filter(r => r.mode === 'enforce')),
+    shadow: ordered(active.filter(r => r.mode === 'shadow')),
+    lists
+  }
+}
+
+/** Compiles each ruleset version once; versions are immutable, so the cache never goes stale. */
+export class RulesetCache {
+  private readonly compiled = new Map<string, CompiledRuleset>()
+
+  constructor (private readonly max = 1000) {}
+
+  get (scopeKey: string, ruleset: Ruleset): CompiledRuleset {
+    const key = `${scopeKey}\u0000${ruleset.version}`
+    let hit = this.compiled.get(key)
+    if (hit === undefined) {
+      hit = compileRuleset(ruleset)
+      if (this.compiled.size >= this.max) this.compiled.delete(this.compiled.keys().next().value!)
+      this.compiled.set(key, hit)
+    }
+    return hit
+  }
+}
