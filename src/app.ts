@@ -9,6 +9,7 @@ import type { Config } from './config.js'
 import { EmbeddedEventLog } from './eventlog/embedded.js'
 import type { EventLog } from './eventlog/event-log.js'
 import { KafkaEventLog } from './eventlog/kafka.js'
+import { ControlPlane } from './pipeline/control-plane.js'
 import { DecisionMaterializer } from './pipeline/materializer.js'
 import { OutboxRelay } from './pipeline/relay.js'
 import { ScoringService } from './scoring-service.js'
@@ -24,6 +25,7 @@ export interface App {
   log: EventLog
   relay: OutboxRelay
   materializer: DecisionMaterializer
+  controlPlane: ControlPlane
   identity: Identity
   decisionsTopic: string
   /** Address the server listens on, when started with listen. */
@@ -56,7 +58,8 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const identity = await bootstrap(state, config.bootstrapKeys, clock())
   const log = await openEventLog(config, logger)
   const decisionsTopic = `${config.topicPrefix}decisions`
-  await log.ensureTopics([{ name: decisionsTopic, partitions: config.decisionsPartitions }])
+  const rulesetsTopic = `${config.topicPrefix}rulesets`
+  await log.ensureTopics([{ name: decisionsTopic, partitions: config.decisionsPartitions }, { name: rulesetsTopic, partitions: 3, compacted: true }])
   const codec = options.codec ?? decisionCodec(config)
 
   const outbox = await Outbox.open(state)
@@ -67,14 +70,17 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     lingerMs: config.relayLingerMs,
     maxBatch: config.relayMaxBatch
   }, logger)
-  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify())
+  const controlPlane = new ControlPlane(state, log, rulesetsTopic, identity.originId, logger)
+  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane)
   const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger)
   relay.start()
   await materializer.start()
+  await controlPlane.start()
 
   const server = buildServer({
     state,
     service,
+    control: controlPlane,
     logger,
     clock,
     health: () => ({ transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
@@ -85,12 +91,13 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    server, state, velocity, log, relay, materializer, identity, decisionsTopic, address,
+    server, state, velocity, log, relay, materializer, controlPlane, identity, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()
         await relay.stop()
         await materializer.stop()
+        await controlPlane.stop()
         await log.close()
         await state.close()
       })()

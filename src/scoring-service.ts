@@ -1,15 +1,18 @@
 import { decide } from './decision/decide.js'
 import type { Decision, ScoreRequest } from './decision/types.js'
 import { encodeEvent, type TransactionRecord } from './records/transaction-record.js'
-import { RulesetCache } from './rules/ruleset.js'
+import type { ActiveRuleset } from './pipeline/control-plane.js'
 import { decisionRecordOps } from './state/decision-ops.js'
 import { deviceSeenKey } from './state/device-history.js'
 import type { Outbox } from './state/outbox.js'
 import { overrideKeys, parseOverrides } from './state/overrides.js'
-import { parsePolicy, policyKey } from './state/policies.js'
+import { parseConfig, policyKey } from './state/policies.js'
 import type { StateDb } from './state/state-db.js'
 import type { Scope, VelocityStore, VelocityView } from './state/velocity.js'
 import type { WriteOp } from './storage/rocks.js'
+
+/** Where the active ruleset of a tenant and mode comes from (the control plane). */
+export interface RulesetSource { activeRuleset(scope: Scope): Promise<ActiveRuleset> }
 
 export interface ScoreCall {
   scope: Scope
@@ -32,7 +35,7 @@ export class ScoringService {
     private readonly outbox: Outbox,
     private readonly originId: string,
     private readonly onRecorded: () => void,
-    private readonly rulesets = new RulesetCache()
+    private readonly rulesets: RulesetSource
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
@@ -41,15 +44,16 @@ export class ScoringService {
     const controlKeys = [policyKey(scope), ...overrideKeys(scope, request)]
     if (seenKey !== undefined) controlKeys.push(seenKey)
     const control = await this.state.getMany(controlKeys)
+    const active = await this.rulesets.activeRuleset(scope)
     const velocity = await this.velocity.view(scope, request, nowMs)
     try {
-      return await this.decideAndRecord(call, velocity, control, seenKey !== undefined)
+      return await this.decideAndRecord(call, velocity, control, seenKey !== undefined, active)
     } finally {
       velocity.release()
     }
   }
 
-  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, control: Array<Buffer | undefined>, hasSeenKey: boolean): Promise<Decision> {
+  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, control: Array<Buffer | undefined>, hasSeenKey: boolean, active: ActiveRuleset): Promise<Decision> {
     const { scope, request, nowMs } = call
     const deviceKnown = hasSeenKey && control[control.length - 1] !== undefined
     const features: Record<string, number> = {
@@ -60,8 +64,8 @@ export class ScoringService {
     }
     velocity.features(features)
     const overrides = parseOverrides(control.slice(1, hasSeenKey ? -1 : undefined))
-    const policy = parsePolicy(control[0])
-    const rules = this.rulesets.get(`${scope.tenant}\u0000${scope.mode}`, policy.ruleset)
+    const policy = { ...parseConfig(control[0]), ruleset: active.ruleset }
+    const rules = active.compiled
     const evaluation = decide(request, { features, policy, rules, signals: {}, overrides, now_ms: nowMs })
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }

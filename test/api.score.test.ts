@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { addOverride } from '../src/state/overrides.js'
-import { putPolicy } from '../src/state/policies.js'
-import { defaultPolicy } from '../src/decision/default-policy.js'
 import { auth, LIVE_KEY, startTestApp } from './support/app.js'
 import { storeApiKey } from '../src/state/api-keys.js'
 
@@ -53,10 +51,8 @@ describe('POST /v1/score', () => {
   })
 
   it('applies a deny-list rule and the amount threshold (Stage 1)', async () => {
-    const policy = defaultPolicy()
-    policy.ruleset.lists.deny_emails!.items = ['fraudster@example.com']
-    policy.ruleset.version = 'rs_test_deny'
-    await putPolicy(app.state, { tenant: app.identity.defaultTenant, mode: 'test' }, policy)
+    const added = await app.server.inject({ method: 'POST', url: '/v1/lists/deny_emails/items', headers: auth(), payload: { value: 'fraudster@example.com' } })
+    expect(added.statusCode).toBe(200)
     const denied = (await score({ event: 'payment', email: 'fraudster@example.com' })).json()
     expect(denied).toMatchObject({ action: 'reject', rules: ['deny_list'] })
     const big = (await score({ event: 'payment', amount: 25000 })).json()

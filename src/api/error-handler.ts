@@ -14,6 +14,10 @@ export function validationError (errors: AjvError[]): ApiError {
     const name = [paramPath(first.instancePath), String(first.params.missingProperty)].filter(s => s !== '').join('.')
     return new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${name}'.`, name)
   }
+  if (first.keyword === 'additionalProperties') {
+    const name = [paramPath(first.instancePath), String(first.params.additionalProperty)].filter(s => s !== '').join('.')
+    return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: '${name}'.`, name)
+  }
   const param = paramPath(first.instancePath)
   if (param === '') {
     const message = first.keyword === 'type' ? 'The request body must be a JSON object.' : `The request body ${first.message ?? 'is invalid'}.`

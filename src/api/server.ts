@@ -1,11 +1,13 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { newId } from '../ids.js'
+import type { ControlPlane } from '../pipeline/control-plane.js'
 import type { ScoringService } from '../scoring-service.js'
 import { lookupApiKey } from '../state/api-keys.js'
 import type { StateDb } from '../state/state-db.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
+import { ruleRoutes } from './routes/rules.js'
 import { scoreRoutes } from './routes/score.js'
 import { transactionRoutes } from './routes/transactions.js'
 
@@ -23,6 +25,7 @@ declare module 'fastify' {
 export interface ServerDeps {
   state: StateDb
   service: ScoringService
+  control: ControlPlane
   logger: Logger
   clock: () => number
   health: () => Record<string, unknown>
@@ -57,5 +60,6 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
   scoreRoutes(app, deps.service, deps.clock)
   transactionRoutes(app, deps.state)
+  ruleRoutes(app, deps.control, deps.clock)
   return app
 }

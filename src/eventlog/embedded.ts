@@ -108,7 +108,7 @@ export class EmbeddedEventLog implements EventLog {
     const ops: WriteOp[] = []
     const next = topic.next.slice()
     for (const r of records) {
-      const p = partitionFor(r.key, topic.spec.partitions)
+      const p = partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
       ops.push({ type: 'put', key: recordKey(topic.prefixes[p]!, next[p]!), value: encodeRecord(r, r.timestamp ?? now) })
       next[p]!++
     }

@@ -4,8 +4,10 @@
  * The same contract tests (test/eventlog.contract.ts) run against both.
  */
 export interface LogRecord {
-  /** Partitioning key: records with the same key keep their order. */
+  /** Record key (what compaction keeps the latest of). Also the partitioning key unless partitionKey is set. */
   key: string
+  /** Records with the same partitioning key land in the same partition and keep their order. */
+  partitionKey?: string
   value: Uint8Array
   headers?: Record<string, string>
   /** Event time in ms since the epoch; defaults to the append time. */

@@ -1,6 +1,7 @@
 import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs'
 import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, LogRecord, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
+import { partitionFor } from './partitioner.js'
 
 export interface KafkaEventLogOptions {
   brokers: string[]
@@ -71,16 +72,36 @@ export class KafkaEventLog implements EventLog {
   async append (topic: string, records: LogRecord[]): Promise<void> {
     if (records.length === 0) return
     const producer = await this.connectedProducer()
+    const partitions = records.some(r => r.partitionKey !== undefined) ? await this.partitionCount(topic) : 0
     await producer.send({
       topic,
       acks: -1,
       messages: records.map(r => ({
         key: r.key,
+        partition: r.partitionKey === undefined ? undefined : partitionFor(r.partitionKey, partitions),
         value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength),
         headers: r.headers,
         timestamp: r.timestamp === undefined ? undefined : String(r.timestamp)
       }))
     })
+  }
+
+  private readonly partitionCounts = new Map<string, number>()
+
+  private async partitionCount (topic: string): Promise<number> {
+    let count = this.partitionCounts.get(topic)
+    if (count === undefined) {
+      const admin = this.kafka.admin()
+      await admin.connect()
+      try {
+        const [meta] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics
+        count = meta!.partitions.length
+      } finally {
+        await admin.disconnect()
+      }
+      this.partitionCounts.set(topic, count)
+    }
+    return count
   }
 
   async subscribe (options: SubscribeOptions): Promise<Subscription> {

@@ -23,5 +23,7 @@ export const TAG = {
   override: 'v',
   policy: 'p',
   checkpoint: 'c',
-  velocity: 'w'
+  velocity: 'w',
+  rulesetVersion: 'r',
+  rulesetActive: 'a'
 } as const

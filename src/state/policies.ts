@@ -7,10 +7,15 @@ import type { Scope } from './velocity.js'
 
 export const policyKey = (scope: Scope) => stateKey(TAG.policy, scope.tenant, scope.mode)
 
-export function parsePolicy (raw: Buffer | undefined): TenantPolicy {
-  return raw === undefined ? defaultPolicy() : JSON.parse(raw.toString()) as TenantPolicy
+/** Tenant scoring configuration: risk thresholds and the action per risk level (rules live in ruleset versions). */
+export type TenantConfig = Omit<TenantPolicy, 'ruleset'>
+
+export function parseConfig (raw: Buffer | undefined): TenantConfig {
+  if (raw !== undefined) return JSON.parse(raw.toString()) as TenantConfig
+  const { thresholds, actions } = defaultPolicy()
+  return { thresholds, actions }
 }
 
-export async function putPolicy (state: StateDb, scope: Scope, policy: TenantPolicy): Promise<void> {
+export async function putConfig (state: StateDb, scope: Scope, policy: TenantConfig): Promise<void> {
   writeBatchSync(state.db, [{ type: 'put', key: policyKey(scope), value: Buffer.from(JSON.stringify(policy)) }], true)
 }

@@ -1,0 +1,176 @@
+import type { FastifyInstance } from 'fastify'
+import type { Rule, ValueList } from '../../decision/types.js'
+import { newId } from '../../ids.js'
+import { ChangeRejected, type ControlPlane } from '../../pipeline/control-plane.js'
+import { compileRule, RuleSyntaxError } from '../../rules/language.js'
+import { invalidListItem } from '../../rules/lists.js'
+import type { Principal } from '../auth.js'
+import { ApiError, notFound } from '../errors.js'
+import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
+
+const ruleBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9_]{1,64}$' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    expression: { type: 'string', minLength: 1, maxLength: 4000 },
+    action: { type: 'string', enum: ['approve', 'flag', 'reject'] },
+    mode: { type: 'string', enum: ['enforce', 'shadow'] },
+    priority: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    description: { type: 'string', maxLength: 2000 },
+    status: { type: 'string', enum: ['active', 'disabled'] }
+  }
+} as const
+
+type RuleBody = Partial<Rule>
+
+export function ruleResource (rule: Rule, rulesetVersion: string) {
+  return { object: 'rule', ...rule, ruleset_version: rulesetVersion }
+}
+
+export function listResource (list: ValueList, withItems: boolean) {
+  return { object: 'value_list', alias: list.alias, item_type: list.item_type, items_count: list.items.length, ...(withItems ? { items: list.items } : {}) }
+}
+
+function checkExpression (expression: string): void {
+  try {
+    compileRule(expression)
+  } catch (err) {
+    if (err instanceof RuleSyntaxError) {
+      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid expression at line ${err.position.line}, column ${err.position.column}: ${err.message}`, 'expression')
+    }
+    throw err
+  }
+}
+
+/** Ruleset changes may lose a race with another instance several times in a row: 409, retry. */
+async function proposing<T> (run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (err) {
+    if (err instanceof ChangeRejected) throw new ApiError(409, 'invalid_request_error', 'conflict', err.message)
+    throw err
+  }
+}
+
+export function ruleRoutes (app: FastifyInstance, control: ControlPlane, clock: () => number): void {
+  app.post<{ Body: RuleBody }>('/v1/rules', { config: { scope: 'rules:write' }, schema: { body: ruleBodySchema } }, async request => {
+    const p = request.principal!
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const body = request.body
+    const id = body.id ?? newId('rule').toLowerCase()
+    const existing = (await control.activeRuleset(scope)).ruleset.rules.find(r => r.id === id)
+    if (existing === undefined) {
+      for (const field of ['name', 'expression', 'action'] as const) {
+        if (body[field] === undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${field}'.`, field)
+      }
+    }
+    if (body.expression !== undefined) checkExpression(body.expression)
+    let saved: Rule | undefined
+    const version = await proposing(() => control.propose(scope, p.key.id, { type: 'rule.upserted', rule_id: id }, ruleset => {
+      const current = ruleset.rules.find(r => r.id === id)
+      const base: Rule = current ?? { id, name: '', expression: '', action: 'flag', mode: 'enforce', priority: 100, description: '', status: 'active' }
+      saved = { ...base, ...body, id }
+      ruleset.rules = current === undefined ? [...ruleset.rules, saved] : ruleset.rules.map(r => r.id === id ? saved! : r)
+      return ruleset
+    }, clock()))
+    return ruleResource(saved!, version.ruleset.version)
+  })
+
+  app.get<{ Querystring: ListQuery & { mode?: string, status?: string } }>('/v1/rules', {
+    config: { scope: 'rules:read' },
+    schema: {
+      querystring: {
+        ...listQuerySchema,
+        properties: { ...listQuerySchema.properties, mode: { type: 'string', enum: ['enforce', 'shadow'] }, status: { type: 'string', enum: ['active', 'disabled'] } }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const { ruleset } = await control.activeRuleset({ tenant: p.tenant, mode: p.mode })
+    const q = request.query
+    const rules = ruleset.rules
+      .filter(r => (q.mode === undefined || r.mode === q.mode) && (q.status === undefined || r.status === q.status))
+      .sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    return paginate(rules, r => r.id, q, r => ruleResource(r, ruleset.version), '/v1/rules')
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/rules/:id', { config: { scope: 'rules:read' } }, async request => {
+    const p = request.principal!
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const { ruleset } = await control.activeRuleset(scope)
+    const rule = ruleset.rules.find(r => r.id === request.params.id)
+    if (rule === undefined) throw notFound('rule', request.params.id)
+    const history = (await control.history(scope))
+      .filter(v => v.change.type === 'rule.upserted' && v.change.rule_id === rule.id)
+      .map(v => ({ ruleset_version: v.ruleset.version, created: Math.floor(v.created_ms / 1000), actor: v.actor, rule: v.ruleset.rules.find(r => r.id === rule.id) }))
+    return { ...ruleResource(rule, ruleset.version), history }
+  })
+
+  app.get<{ Querystring: ListQuery }>('/v1/lists', { config: { scope: 'rules:read' }, schema: { querystring: listQuerySchema } }, async request => {
+    const p = request.principal!
+    const { ruleset } = await control.activeRuleset({ tenant: p.tenant, mode: p.mode })
+    const lists = Object.values(ruleset.lists).sort((a, b) => a.alias < b.alias ? -1 : 1)
+    return paginate(lists, l => l.alias, request.query, l => listResource(l, false), '/v1/lists')
+  })
+
+  app.get<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:read' } }, async request => {
+    const p = request.principal!
+    const list = (await control.activeRuleset({ tenant: p.tenant, mode: p.mode })).ruleset.lists[request.params.alias]
+    if (list === undefined) throw notFound('list', request.params.alias)
+    return listResource(list, true)
+  })
+
+  app.post<{ Body: { alias: string, item_type: ValueList['item_type'] } }>('/v1/lists', {
+    config: { scope: 'rules:write' },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['alias', 'item_type'],
+        properties: {
+          alias: { type: 'string', pattern: '^[a-z0-9_]{1,64}$' },
+          item_type: { type: 'string', enum: ['user_id', 'email', 'device_id', 'ip', 'country', 'card', 'string'] }
+        }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const { alias, item_type: itemType } = request.body
+    if ((await control.activeRuleset(scope)).ruleset.lists[alias] !== undefined) {
+      throw new ApiError(409, 'invalid_request_error', 'resource_exists', `A list with alias '${alias}' already exists.`, 'alias')
+    }
+    const created: ValueList = { alias, item_type: itemType, items: [] }
+    await proposing(() => control.propose(scope, p.key.id, { type: 'list.created', alias }, ruleset => {
+      ruleset.lists = { ...ruleset.lists, [alias]: ruleset.lists[alias] ?? created }
+      return ruleset
+    }, clock()))
+    return listResource(created, true)
+  })
+
+  const changeItems = async (principal: Principal, alias: string, value: string, add: boolean) => {
+    const scope = { tenant: principal.tenant, mode: principal.mode }
+    const list = (await control.activeRuleset(scope)).ruleset.lists[alias]
+    if (list === undefined) throw notFound('list', alias)
+    const invalid = add ? invalidListItem(list, value) : undefined
+    if (invalid !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid value for '${list.item_type}' list: ${invalid}.`, 'value')
+    let updated: ValueList = list
+    await proposing(() => control.propose(scope, principal.key.id, { type: 'list.updated', alias }, ruleset => {
+      const current = ruleset.lists[alias] ?? list
+      const items = add ? (current.items.includes(value) ? current.items : [...current.items, value]) : current.items.filter(i => i !== value)
+      updated = { ...current, items }
+      ruleset.lists = { ...ruleset.lists, [alias]: updated }
+      return ruleset
+    }, clock()))
+    return listResource(updated, true)
+  }
+
+  app.post<{ Params: { alias: string }, Body: { value: string } }>('/v1/lists/:alias/items', {
+    config: { scope: 'rules:write' },
+    schema: { body: { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'string', minLength: 1, maxLength: 256 } } } }
+  }, request => changeItems(request.principal!, request.params.alias, request.body.value, true))
+  app.delete<{ Params: { alias: string, value: string } }>('/v1/lists/:alias/items/:value', { config: { scope: 'rules:write' } },
+    request => changeItems(request.principal!, request.params.alias, request.params.value, false))
+}

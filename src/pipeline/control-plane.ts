@@ -1,0 +1,131 @@
+import type { Logger } from 'pino'
+import type { EventLog, Subscription } from '../eventlog/event-log.js'
+import { newId } from '../ids.js'
+import type { Ruleset } from '../decision/types.js'
+import { initialRuleset, recordKeyOf, versionLabel, type RulesetVersion } from '../rules/ruleset-versions.js'
+import { RulesetCache, type CompiledRuleset } from '../rules/ruleset.js'
+import { prefixRange, stateKey, TAG } from '../state/keys.js'
+import type { StateDb } from '../state/state-db.js'
+import type { Scope } from '../state/velocity.js'
+import { scan, type WriteOp } from '../storage/rocks.js'
+
+export interface ActiveRuleset { number: number, ruleset: Ruleset, compiled: CompiledRuleset }
+
+export class ChangeRejected extends Error {}
+
+const versionKey = (tenant: string, mode: string, n: number) => stateKey(TAG.rulesetVersion, tenant, mode, String(n).padStart(10, '0'))
+const activeKey = (scope: Scope) => stateKey(TAG.rulesetActive, scope.tenant, scope.mode)
+const scopeKey = (scope: Scope) => `${scope.tenant}\u0000${scope.mode}`
+
+/**
+ * Rulesets on every instance: proposals are appended to the compacted `rulesets` topic; every instance
+ * consumes it in order, accepts version n only on top of n-1, stores accepted versions (history) and the
+ * active one locally with the offset checkpoint in the same batch, and keeps the active compiled ruleset
+ * in memory for the request path. A proposer waits for its own record to come back to learn if it won.
+ */
+export class ControlPlane {
+  private readonly active = new Map<string, ActiveRuleset>()
+  private readonly compiled = new RulesetCache()
+  private readonly waiters = new Map<string, (accepted: boolean) => void>()
+  private subscription: Subscription | undefined
+
+  constructor (
+    private readonly state: StateDb,
+    private readonly log: EventLog,
+    private readonly topic: string,
+    private readonly originId: string,
+    private readonly logger: Logger
+  ) {}
+
+  async start (): Promise<void> {
+    this.subscription = await this.log.subscribe({
+      group: `control-plane-${this.originId}`,
+      topics: [this.topic],
+      fromBeginning: true,
+      onBatch: async records => {
+        const checkpointKey = stateKey(TAG.checkpoint, this.topic, String(records[0]!.partition))
+        const raw = await this.state.get(checkpointKey)
+        const checkpoint = raw === undefined ? -1 : Number(raw.toString())
+        const ops: WriteOp[] = []
+        const outcomes: Array<[string, boolean]> = []
+        for (const r of records) {
+          if (r.offset <= checkpoint) continue
+          let version: RulesetVersion
+          try {
+            version = JSON.parse(r.value.toString()) as RulesetVersion
+          } catch (err) {
+            this.logger.error({ err, offset: r.offset }, 'control plane: undecodable ruleset record skipped')
+            continue
+          }
+          const scope = { tenant: version.tenant_id, mode: version.mode }
+          const current = await this.activeRuleset(scope)
+          const accepted = version.number === current.number + 1
+          if (accepted) {
+            ops.push({ type: 'put', key: versionKey(version.tenant_id, version.mode, version.number), value: r.value })
+            ops.push({ type: 'put', key: activeKey(scope), value: r.value })
+            this.active.set(scopeKey(scope), { number: version.number, ruleset: version.ruleset, compiled: this.compiled.get(scopeKey(scope), version.ruleset) })
+          }
+          outcomes.push([version.proposal_id, accepted])
+        }
+        ops.push({ type: 'put', key: checkpointKey, value: Buffer.from(String(records[records.length - 1]!.offset)) })
+        await this.state.committer.commit(ops)
+        for (const [id, accepted] of outcomes) {
+          this.waiters.get(id)?.(accepted)
+          this.waiters.delete(id)
+        }
+      }
+    })
+  }
+
+  /** The active ruleset of a tenant and mode (version 0, the default, before any change). */
+  async activeRuleset (scope: Scope): Promise<ActiveRuleset> {
+    const key = scopeKey(scope)
+    let hit = this.active.get(key)
+    if (hit === undefined) {
+      const raw = await this.state.get(activeKey(scope))
+      const version = raw === undefined ? undefined : JSON.parse(raw.toString()) as RulesetVersion
+      const ruleset = version?.ruleset ?? initialRuleset()
+      hit = this.active.get(key) ?? { number: version?.number ?? 0, ruleset, compiled: this.compiled.get(key, ruleset) }
+      this.active.set(key, hit)
+    }
+    return hit
+  }
+
+  /** Accepted versions, oldest first. */
+  async history (scope: Scope): Promise<RulesetVersion[]> {
+    const [gte, lt] = prefixRange(TAG.rulesetVersion, scope.tenant, scope.mode)
+    const out: RulesetVersion[] = []
+    for await (const [, value] of scan(this.state.db, gte, lt)) out.push(JSON.parse(value.toString()) as RulesetVersion)
+    return out
+  }
+
+  /**
+   * Applies `change` to the active ruleset as a new version and waits until the log has ordered it.
+   * When another instance's change got that version number first, the change is re-applied on top of it.
+   */
+  async propose (scope: Scope, actor: string, describe: RulesetVersion['change'], change: (current: Ruleset) => Ruleset, nowMs: number): Promise<RulesetVersion> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.activeRuleset(scope)
+      const number = current.number + 1
+      const ruleset = { ...change(structuredClone(current.ruleset)), version: versionLabel(number) }
+      const version: RulesetVersion = { tenant_id: scope.tenant, mode: scope.mode, number, ruleset, created_ms: nowMs, actor, change: describe, proposal_id: newId('prp') }
+      const outcome = new Promise<boolean>(resolve => this.waiters.set(version.proposal_id, resolve))
+      await this.log.append(this.topic, [{ key: recordKeyOf(version), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(version)) }])
+      if (await withTimeout(outcome, 30_000)) return version
+    }
+    throw new ChangeRejected('The ruleset changed concurrently too many times; retry the request.')
+  }
+
+  async stop (): Promise<void> {
+    await this.subscription?.close()
+  }
+}
+
+async function withTimeout<T> (promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('ruleset change not confirmed by the log in time')), ms) })])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../src/app.js'
+import { decide } from '../src/decision/decide.js'
+import { compileRuleset } from '../src/rules/ruleset.js'
+import { storeApiKey } from '../src/state/api-keys.js'
+import { auth, LIVE_KEY, startTestApp } from './support/app.js'
+
+let app: App
+const post = (url: string, payload: object, key?: string) => app.server.inject({ method: 'POST', url, headers: auth(key), payload })
+const get = (url: string, key?: string) => app.server.inject({ method: 'GET', url, headers: auth(key) })
+const score = async (payload: object) => (await post('/v1/score', payload)).json()
+
+beforeAll(async () => { app = await startTestApp() })
+afterAll(async () => { await app.close() })
+
+describe('rules API', () => {
+  it('rejects an invalid expression with a 400 naming its position', async () => {
+    const res = await post('/v1/rules', { name: 'bad', expression: 'request.amount >\n  ', action: 'flag' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().error).toMatchObject({ code: 'parameter_invalid', param: 'expression' })
+    expect(res.json().error.message).toMatch(/line 2, column \d+/)
+    const unknown = await post('/v1/rules', { name: 'x', expression: 'true', action: 'flag', colour: 'red' })
+    expect(unknown.json().error).toMatchObject({ code: 'parameter_unknown', param: 'colour' })
+    const missing = await post('/v1/rules', { name: 'x', action: 'flag' })
+    expect(missing.json().error).toMatchObject({ code: 'parameter_missing', param: 'expression' })
+  })
+
+  it('creates a rule as a new ruleset version that decisions then record', async () => {
+    const created = await post('/v1/rules', { id: 'high_payout', name: 'High payout', expression: 'request.event == "payout" && request.amount > 500.0', action: 'reject', priority: 10 })
+    expect(created.statusCode).toBe(200)
+    expect(created.json()).toMatchObject({ object: 'rule', id: 'high_payout', mode: 'enforce', status: 'active', ruleset_version: 'rs_1' })
+    const hit = await score({ event: 'payout', amount: 900, user_id: 'u-rule' })
+    expect(hit).toMatchObject({ action: 'reject', rules: ['high_payout'] })
+    const tx = (await get(`/v1/transactions/${hit.trace_id}`)).json()
+    expect(tx.evaluation.ruleset_version).toBe('rs_1')
+    expect((await score({ event: 'payout', amount: 100 })).rules).toEqual([])
+  })
+
+  it('moves a rule to shadow mode: reported under decision.shadow, never changing the action', async () => {
+    const updated = await post('/v1/rules', { id: 'high_payout', mode: 'shadow' })
+    expect(updated.json()).toMatchObject({ id: 'high_payout', mode: 'shadow', expression: 'request.event == "payout" && request.amount > 500.0', ruleset_version: 'rs_2' })
+    const res = await score({ event: 'payout', amount: 900, user_id: 'u-rule' })
+    expect(res.action).toBe('approve')
+    expect(res.rules).toEqual([])
+    expect(res.shadow).toEqual({ action: 'reject', rules: ['high_payout'] })
+  })
+
+  it('lists rules with filters and pagination and shows a rule with its history', async () => {
+    await post('/v1/rules', { id: 'zz_login_burst', name: 'Login burst', expression: 'request.event == "login" && velocity("user", "count", "1h") > 10.0', action: 'flag' })
+    const all = (await get('/v1/rules')).json()
+    expect(all).toMatchObject({ object: 'list', url: '/v1/rules', has_more: false })
+    expect(all.data.map((r: { id: string }) => r.id)).toEqual(['allow_list', 'amount_over_10000', 'deny_list', 'high_payout', 'zz_login_burst'])
+    const page = (await get('/v1/rules?limit=2&starting_after=amount_over_10000')).json()
+    expect(page.data.map((r: { id: string }) => r.id)).toEqual(['deny_list', 'high_payout'])
+    expect(page.has_more).toBe(true)
+    expect((await get('/v1/rules?mode=shadow')).json().data.map((r: { id: string }) => r.id)).toEqual(['high_payout'])
+    expect((await get('/v1/rules?limit=0')).json().error).toMatchObject({ code: 'parameter_invalid', param: 'limit' })
+    const one = (await get('/v1/rules/high_payout')).json()
+    expect(one.history.map((h: { ruleset_version: string, rule: { mode: string } }) => [h.ruleset_version, h.rule.mode])).toEqual([['rs_1', 'enforce'], ['rs_2', 'shadow']])
+    expect((await get('/v1/rules/nope')).statusCode).toBe(404)
+  })
+
+  it('re-evaluating a stored transaction against its recorded ruleset version reproduces it', async () => {
+    const decision = await score({ event: 'payout', amount: 700, user_id: 'u-replay', email: 'x@example.com' })
+    const tx = (await get(`/v1/transactions/${decision.trace_id}`)).json()
+    const scope = { tenant: app.identity.defaultTenant, mode: 'test' as const }
+    await post('/v1/rules', { id: 'later_change', name: 'later', expression: 'true', action: 'reject' })
+    const version = (await app.controlPlane.history(scope)).find(v => v.ruleset.version === tx.evaluation.ruleset_version)!
+    const replay = decide(tx.request, {
+      features: tx.evaluation.features,
+      policy: { ruleset: version.ruleset, thresholds: { medium: 0.65, high: 0.75 }, actions: { low: 'approve', medium: 'flag', high: 'reject' } },
+      rules: compileRuleset(version.ruleset),
+      signals: {},
+      overrides: [],
+      now_ms: tx.created * 1000
+    })
+    expect({ ...replay.decision, trace_id: decision.trace_id, latency_ms: decision.latency_ms }).toEqual(decision)
+    await post('/v1/rules', { id: 'later_change', status: 'disabled' })
+  })
+})
+
+describe('value lists', () => {
+  it('adds and removes items, each change a new version, and Stage 1 follows', async () => {
+    const added = await post('/v1/lists/deny_ips/items', { value: '198.51.100.0/24' })
+    expect(added.json()).toMatchObject({ object: 'value_list', alias: 'deny_ips', item_type: 'ip', items: ['198.51.100.0/24'] })
+    expect((await score({ event: 'login', ip: '198.51.100.77' })).action).toBe('reject')
+    const removed = await app.server.inject({ method: 'DELETE', url: `/v1/lists/deny_ips/items/${encodeURIComponent('198.51.100.0/24')}`, headers: auth() })
+    expect(removed.json().items).toEqual([])
+    expect((await score({ event: 'login', ip: '198.51.100.77' })).action).toBe('approve')
+  })
+
+  it('creates custom lists usable from rules, and validates items', async () => {
+    expect((await post('/v1/lists', { alias: 'risky_bins', item_type: 'string' })).statusCode).toBe(200)
+    expect((await post('/v1/lists', { alias: 'risky_bins', item_type: 'string' })).json().error.code).toBe('resource_exists')
+    await post('/v1/lists/risky_bins/items', { value: '400000' })
+    await post('/v1/rules', { id: 'risky_bin', name: 'Risky BIN', expression: 'has(custom.card_bin) && in_list("risky_bins", custom.card_bin)', action: 'flag' })
+    expect(await score({ event: 'payment', card_bin: '400000' })).toMatchObject({ action: 'flag', rules: ['risky_bin'] })
+    expect((await post('/v1/lists/deny_ips/items', { value: '10.0.0.0/99' })).json().error).toMatchObject({ code: 'parameter_invalid', param: 'value' })
+    expect((await post('/v1/lists/deny_countries/items', { value: 'France' })).json().error.code).toBe('parameter_invalid')
+    expect((await post('/v1/lists/nope/items', { value: 'x' })).statusCode).toBe(404)
+    const lists = (await get('/v1/lists?limit=100')).json()
+    expect(lists.data.find((l: { alias: string }) => l.alias === 'risky_bins')).toEqual({ object: 'value_list', alias: 'risky_bins', item_type: 'string', items_count: 1 })
+  })
+})
+
+describe('rules scopes and isolation', () => {
+  it('needs rules:write to change and rules:read to read', async () => {
+    storeApiKey(app.state, 'sk_test_rulesreaderkey00000000', { id: 'key_rr', name: 'r', tenant_id: app.identity.defaultTenant, livemode: false, scopes: ['rules:read'], created_ms: 0 })
+    expect((await get('/v1/rules', 'sk_test_rulesreaderkey00000000')).statusCode).toBe(200)
+    expect((await post('/v1/rules', { name: 'x', expression: 'true', action: 'flag' }, 'sk_test_rulesreaderkey00000000')).json().error.code).toBe('insufficient_scope')
+    storeApiKey(app.state, 'sk_test_scoreonlykey0000000000', { id: 'key_so', name: 's', tenant_id: app.identity.defaultTenant, livemode: false, scopes: ['score:write'], created_ms: 0 })
+    expect((await get('/v1/lists', 'sk_test_scoreonlykey0000000000')).json().error.code).toBe('insufficient_scope')
+  })
+
+  it('keeps live rules apart from sandbox rules', async () => {
+    const live = (await get('/v1/rules?limit=100', LIVE_KEY)).json()
+    expect(live.data.map((r: { id: string }) => r.id)).toEqual(['allow_list', 'amount_over_10000', 'deny_list'])
+    expect(live.data[0].ruleset_version).toBe('rs_default_1')
+  })
+})
