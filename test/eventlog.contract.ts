@@ -121,6 +121,17 @@ export function eventLogContract (transport: string, fixture: EventLogFixture): 
       expect(seen.slice(0, 3)).toEqual(['v0', 'v1', 'v2'])
     })
 
+    it('routes by partitionKey when given, keeping distinct record keys', async () => {
+      const log = await open()
+      const topic = fixture.name('pkey')
+      await log.ensureTopics([{ name: topic, partitions: 4, compacted: true }])
+      await log.append(topic, Array.from({ length: 8 }, (_, i) => ({ key: `tenant-a:v${i}`, partitionKey: 'tenant-a', value: Buffer.from(`v${i}`) })))
+      const got = await collector(log, fixture.name('g'), [topic]).until(8)
+      expect(new Set(got.map(r => r.partition)).size).toBe(1)
+      expect(got.map(text)).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'])
+      expect(got.map(r => r.key)).toEqual(Array.from({ length: 8 }, (_, i) => `tenant-a:v${i}`))
+    })
+
     it('starts a new group at the end when fromBeginning is false', async () => {
       const log = await open()
       const topic = fixture.name('latest')

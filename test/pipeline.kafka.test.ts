@@ -49,6 +49,27 @@ describe.skipIf(brokers === undefined)('decisions stream on real Kafka, two API 
     } finally {
       await reader.close()
     }
+    // Rules changed through A reach B; changes proposed on both at once each get their own version.
+    const ruleA = await a.server.inject({ method: 'POST', url: '/v1/rules', headers: auth(), payload: { id: 'from_a', name: 'a', expression: 'request.amount > 1.0', action: 'flag' } })
+    expect(ruleA.json().ruleset_version).toBe('rs_1')
+    const onB = await eventually(async () => {
+      const active = await b.controlPlane.activeRuleset(scopeA)
+      return active.number >= 1 ? active : undefined
+    }, 30000, 'B to see A\'s rule')
+    expect(onB.ruleset.rules.map(r => r.id)).toContain('from_a')
+    // B's key belongs to B's default tenant; propose on A's tenant through B's control plane directly.
+    const [x, y] = await Promise.all([
+      a.controlPlane.propose(scopeA, 'key_a', { type: 'rule.upserted', rule_id: 'race_a' }, rs => ({ ...rs, rules: [...rs.rules, { ...rs.rules[0]!, id: 'race_a' }] }), Date.now()),
+      b.controlPlane.propose(scopeA, 'key_b', { type: 'rule.upserted', rule_id: 'race_b' }, rs => ({ ...rs, rules: [...rs.rules, { ...rs.rules[0]!, id: 'race_b' }] }), Date.now())
+    ])
+    expect(new Set([x.number, y.number])).toEqual(new Set([2, 3]))
+    const final = await eventually(async () => {
+      const active = await a.controlPlane.activeRuleset(scopeA)
+      return active.number === 3 ? active : undefined
+    }, 30000, 'both proposals applied')
+    expect(final.ruleset.rules.map(r => r.id)).toEqual(expect.arrayContaining(['from_a', 'race_a', 'race_b']))
+    expect((await b.controlPlane.activeRuleset(scopeA)).ruleset.version).toBe('rs_3')
+
     // A served its GET from its own store.
     const res = await a.server.inject({ method: 'GET', url: `/v1/transactions/${traces[0]}`, headers: auth() })
     expect(res.statusCode).toBe(200)
