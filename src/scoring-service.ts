@@ -66,7 +66,7 @@ export class ScoringService {
     const overrides = parseOverrides(control.slice(1, hasSeenKey ? -1 : undefined))
     const policy = { ...parseConfig(control[0]), ruleset: active.ruleset }
     const rules = active.compiled
-    const evaluation = decide(request, { features, policy, rules, signals: {}, overrides, now_ms: nowMs })
+    const evaluation = decide(request, { features, policy, rules, signals: {}, overrides, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
     const seq = this.outbox.nextSeq()
@@ -83,6 +83,7 @@ export class ScoringService {
       base_action: evaluation.base_action,
       override_gate: evaluation.override_gate,
       rule_errors: evaluation.rule_errors,
+      rollout_buckets: evaluation.rollout_buckets,
       origin_id: this.originId,
       origin_seq: seq
     }

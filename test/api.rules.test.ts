@@ -72,7 +72,9 @@ describe('rules API', () => {
       rules: compileRuleset(version.ruleset),
       signals: {},
       overrides: [],
-      now_ms: tx.created * 1000
+      now_ms: tx.created * 1000,
+      tenant: scope.tenant,
+      fallback_subject: decision.trace_id
     })
     expect({ ...replay.decision, trace_id: decision.trace_id, latency_ms: decision.latency_ms }).toEqual(decision)
     await post('/v1/rules', { id: 'later_change', status: 'disabled' })
@@ -116,5 +118,29 @@ describe('rules scopes and isolation', () => {
     const live = (await get('/v1/rules?limit=100', LIVE_KEY)).json()
     expect(live.data.map((r: { id: string }) => r.id)).toEqual(['allow_list', 'amount_over_10000', 'deny_list'])
     expect(live.data[0].ruleset_version).toBe('rs_default_1')
+  })
+})
+
+describe('shadow rollout of a rule pack', () => {
+  it('runs the pack for its share of subjects only, records the bucket, never changes the action', async () => {
+    await post('/v1/rules', { id: 'pack_rule', name: 'pack rule', expression: 'request.event == "signup"', action: 'reject' })
+    const rolled = await post('/v1/rules/rollout', { pack: 'signup_pack', rule_ids: ['pack_rule'], percentage: 30 })
+    expect(rolled.json()).toMatchObject({ object: 'rollout', pack: 'signup_pack', percentage: 30, mode: 'shadow' })
+    expect((await get('/v1/rules/pack_rule')).json().mode).toBe('shadow')
+    let inPack = 0
+    const n = 200
+    for (let i = 0; i < n; i++) {
+      const d = await score({ event: 'signup', user_id: `rollout_user_${i}` })
+      expect(d.action).not.toBe('reject')
+      const tx = (await get(`/v1/transactions/${d.trace_id}`)).json()
+      const bucket = tx.evaluation.rollout_buckets.signup_pack as number
+      const shadowed = d.shadow?.rules.includes('pack_rule') === true
+      expect(shadowed).toBe(bucket < 30)
+      if (shadowed) { inPack++; expect(d.shadow.action).toBe('reject') }
+    }
+    expect(inPack / n).toBeGreaterThan(0.15)
+    expect(inPack / n).toBeLessThan(0.45)
+    expect((await post('/v1/rules/rollout', { pack: 'p2', rule_ids: ['no_such_rule'], percentage: 5 })).json().error).toMatchObject({ code: 'parameter_invalid', param: 'rule_ids' })
+    expect((await post('/v1/rules/rollout', { pack: 'p2', rule_ids: ['pack_rule'], percentage: 101 })).statusCode).toBe(400)
   })
 })

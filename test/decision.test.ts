@@ -21,11 +21,11 @@ const policyWith = (extra: Rule[] = [], items: Record<string, string[]> = {}): T
 }
 const ctx = (over: Partial<DecisionContext> & { policy?: TenantPolicy } = {}): DecisionContext => {
   const policy = over.policy ?? defaultPolicy()
-  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, overrides: [], now_ms: 1_800_000_000_000, ...over }
+  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, overrides: [], now_ms: 1_800_000_000_000, tenant: 'ten_t', fallback_subject: 'trc_t', ...over }
 }
 const stage1 = (request: ScoreRequest, policy: TenantPolicy, signals: Record<string, number> = {}) => {
   const rules = compileRuleset(policy.ruleset)
-  return evaluateRules(rules, activation({ request, features: quiet, signals, lists: rules.lists }))
+  return evaluateRules(rules.enforce, rules.shadow, activation({ request, features: quiet, signals, lists: rules.lists }))
 }
 const override = (o: Partial<Override>): Override => ({ id: 'ovr_1', subject: 'user_id', value: 'u1', action: 'reject', reason: 'test', expires_at_ms: null, ...o })
 

@@ -21,6 +21,7 @@ const record: TransactionRecord = {
   base_action: 'approve',
   override_gate: null,
   rule_errors: [{ id: 'r_dev', error: 'No such key: device_id' }],
+  rollout_buckets: { pack_a: 42.17 },
   origin_id: 'org_1',
   origin_seq: 42
 }

@@ -1,4 +1,6 @@
 import { activation } from '../rules/language.js'
+import { rolloutBucket, rolloutSubject } from '../rules/rollout.js'
+import { inEvaluationOrder } from '../rules/ruleset.js'
 import { riskLevel } from './risk-level.js'
 import { combine, evaluateRules, withShadow } from './stage1-rules.js'
 import { MODEL_VERSION, scoreFeatures } from './stage2-score.js'
@@ -12,7 +14,15 @@ import type { DecisionContext, Evaluation, ScoreRequest } from './types.js'
  */
 export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation {
   const bound = activation({ request, features: ctx.features, signals: ctx.signals, lists: ctx.rules.lists })
-  const rules = evaluateRules(ctx.rules, bound)
+  const subject = rolloutSubject(request, ctx.fallback_subject)
+  const rollout_buckets: Record<string, number> = {}
+  const shadow = ctx.rules.shadow.slice()
+  for (const pack of ctx.rules.packs) {
+    const bucket = rolloutBucket(ctx.tenant, pack.pack, subject)
+    rollout_buckets[pack.pack] = bucket
+    if (bucket < pack.percentage) shadow.push(...pack.entries)
+  }
+  const rules = evaluateRules(ctx.rules.enforce, inEvaluationOrder(shadow), bound)
   const { score, signals } = scoreFeatures(ctx.features)
   const level = riskLevel(score, ctx.policy.thresholds)
   const scored = ctx.policy.actions[level]
@@ -26,6 +36,7 @@ export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation
   return {
     decision,
     rule_errors: rules.errors,
+    rollout_buckets,
     base_action: baseAction,
     override_gate: gated.gate,
     ruleset_version: ctx.rules.version,

@@ -1,6 +1,6 @@
 import { stricter } from './actions.js'
 import type { Activation } from '../rules/language.js'
-import type { CompiledRuleEntry, CompiledRuleset } from '../rules/ruleset.js'
+import type { CompiledRuleEntry } from '../rules/ruleset.js'
 import type { Action } from './types.js'
 
 /** What a set of rules concluded: the ids that matched and the action they call for (null: none matched). */
@@ -31,11 +31,11 @@ function run (entries: readonly CompiledRuleEntry[], bound: Activation, errors: 
   return { matched, action }
 }
 
-/** Stage 1: the tenant's deterministic rules, enforce and shadow. Pure. */
-export function evaluateRules (rules: CompiledRuleset, bound: Activation): RulesOutcome {
+/** Stage 1: the tenant's deterministic rules, enforce and the shadow rules that apply to this request. Pure. */
+export function evaluateRules (enforceRules: readonly CompiledRuleEntry[], shadowRules: readonly CompiledRuleEntry[], bound: Activation): RulesOutcome {
   const errors: RulesOutcome['errors'] = []
-  const enforce = run(rules.enforce, bound, errors)
-  const shadow = rules.shadow.length === 0 ? undefined : run(rules.shadow, bound, errors)
+  const enforce = run(enforceRules, bound, errors)
+  const shadow = shadowRules.length === 0 ? undefined : run(shadowRules, bound, errors)
   return { enforce, shadow, errors }
 }
 

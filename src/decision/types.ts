@@ -66,11 +66,20 @@ export interface ValueList {
   items: string[]
 }
 
-/** An immutable snapshot of a tenant's rules and lists; decisions record its version. */
+/** A rule pack rolled out in shadow mode to a share of traffic chosen by hash(tenant, pack, subject). */
+export interface Rollout {
+  pack: string
+  rule_ids: string[]
+  /** 0..100; raising it only adds subjects. */
+  percentage: number
+}
+
+/** An immutable snapshot of a tenant's rules, lists and rollouts; decisions record its version. */
 export interface Ruleset {
   version: string
   rules: Rule[]
   lists: Record<string, ValueList>
+  rollouts?: Record<string, Rollout>
 }
 
 export interface RiskThresholds {
@@ -106,12 +115,18 @@ export interface DecisionContext {
   signals: Record<string, number>
   overrides: Override[]
   now_ms: number
+  /** Tenant id: part of the rollout hash. */
+  tenant: string
+  /** Rollout subject when the request names no user, device, email or IP (the trace id). */
+  fallback_subject: string
 }
 
 export interface Evaluation {
   decision: Omit<Decision, 'trace_id' | 'latency_ms'>
   /** Rules whose expression failed on this request (a missing attribute, say): they did not match. */
   rule_errors: Array<{ id: string, error: string }>
+  /** Rollout bucket (0..100) of this request in each rule pack of the ruleset. */
+  rollout_buckets: Record<string, number>
   base_action: Action
   override_gate: string | null
   ruleset_version: string

@@ -17,6 +17,7 @@ export interface TransactionRecord {
   base_action: Action
   override_gate: string | null
   rule_errors: Array<{ id: string, error: string }>
+  rollout_buckets: Record<string, number>
   origin_id: string
   origin_seq: number
 }
@@ -61,7 +62,8 @@ export function toEvent (r: TransactionRecord): DecisionRecorded {
     features: r.features,
     overrideGate: r.override_gate ?? '',
     baseAction: r.base_action,
-    ruleErrors: r.rule_errors.map(e => create(RuleErrorSchema, { ruleId: e.id, error: e.error }))
+    ruleErrors: r.rule_errors.map(e => create(RuleErrorSchema, { ruleId: e.id, error: e.error })),
+    rolloutBuckets: r.rollout_buckets
   })
 }
 
@@ -106,6 +108,7 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
     base_action: e.baseAction as Action,
     override_gate: e.overrideGate === '' ? null : e.overrideGate,
     rule_errors: e.ruleErrors.map(x => ({ id: x.ruleId, error: x.error })),
+    rollout_buckets: { ...e.rolloutBuckets },
     origin_id: e.originId,
     origin_seq: Number(e.originSeq)
   }

@@ -4,31 +4,46 @@ import { compileList, type ListMatcher } from './lists.js'
 
 export interface CompiledRuleEntry { rule: Rule, program: CompiledRule }
 
-/** A ruleset ready to evaluate: active rules grouped by mode and ordered (allow, reject, flag; then priority, id). */
+export interface CompiledPack { pack: string, percentage: number, entries: CompiledRuleEntry[] }
+
+/**
+ * A ruleset ready to evaluate: active rules grouped by mode and ordered (allow, reject, flag; then priority,
+ * id). Shadow rules in a rolled-out pack run only for the pack's share of traffic; other shadow rules always.
+ */
 export interface CompiledRuleset {
   version: string
   enforce: CompiledRuleEntry[]
   shadow: CompiledRuleEntry[]
+  packs: CompiledPack[]
   lists: Record<string, ListMatcher>
 }
 
 const ACTION_ORDER: Record<Action, number> = { approve: 0, reject: 1, flag: 2 }
 
+const byEvaluationOrder = (a: Rule, b: Rule) =>
+  ACTION_ORDER[a.action] - ACTION_ORDER[b.action] || a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+export function inEvaluationOrder (entries: CompiledRuleEntry[]): CompiledRuleEntry[] {
+  return entries.sort((a, b) => byEvaluationOrder(a.rule, b.rule))
+}
+
 function ordered (rules: Rule[]): CompiledRuleEntry[] {
-  return rules
-    .slice()
-    .sort((a, b) => ACTION_ORDER[a.action] - ACTION_ORDER[b.action] || a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map(rule => ({ rule, program: compileRule(rule.expression) }))
+  return inEvaluationOrder(rules.map(rule => ({ rule, program: compileRule(rule.expression) })))
 }
 
 export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
   const active = ruleset.rules.filter(r => r.status === 'active')
   const lists: Record<string, ListMatcher> = {}
   for (const [alias, list] of Object.entries(ruleset.lists)) lists[alias] = compileList(list)
+  const rollouts = Object.values(ruleset.rollouts ?? {})
+  const packOf = new Map<string, string>()
+  for (const r of rollouts) for (const id of r.rule_ids) packOf.set(id, r.pack)
+  const shadow = active.filter(r => r.mode === 'shadow')
   return {
     version: ruleset.version,
     enforce: ordered(active.filter(r => r.mode === 'enforce')),
-    shadow: ordered(active.filter(r => r.mode === 'shadow')),
+    shadow: ordered(shadow.filter(r => !packOf.has(r.id))),
+    packs: rollouts.map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack)) })),
     lists
   }
 }

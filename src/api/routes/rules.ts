@@ -108,6 +108,39 @@ export function ruleRoutes (app: FastifyInstance, control: ControlPlane, clock: 
     return { ...ruleResource(rule, ruleset.version), history }
   })
 
+  app.post<{ Body: { pack: string, rule_ids: string[], percentage: number } }>('/v1/rules/rollout', {
+    config: { scope: 'rules:write' },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['pack', 'rule_ids', 'percentage'],
+        properties: {
+          pack: { type: 'string', pattern: '^[a-z0-9_]{1,64}$' },
+          rule_ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+          percentage: { type: 'number', minimum: 0, maximum: 100 }
+        }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const { pack, rule_ids: ruleIds, percentage } = request.body
+    const known = new Set((await control.activeRuleset(scope)).ruleset.rules.map(r => r.id))
+    const unknown = ruleIds.find(id => !known.has(id))
+    if (unknown !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
+    const version = await proposing(() => control.propose(scope, p.key.id, { type: 'rollout.updated', pack }, ruleset => {
+      const rollouts = { ...(ruleset.rollouts ?? {}) }
+      // A rule belongs to one pack: moving it here takes it out of any other.
+      for (const [name, r] of Object.entries(rollouts)) rollouts[name] = { ...r, rule_ids: r.rule_ids.filter(id => !ruleIds.includes(id)) }
+      rollouts[pack] = { pack, rule_ids: ruleIds, percentage }
+      ruleset.rollouts = rollouts
+      ruleset.rules = ruleset.rules.map(r => ruleIds.includes(r.id) ? { ...r, mode: 'shadow' } : r)
+      return ruleset
+    }, clock()))
+    return { object: 'rollout', pack, rule_ids: ruleIds, percentage, mode: 'shadow', ruleset_version: version.ruleset.version }
+  })
+
   app.get<{ Querystring: ListQuery }>('/v1/lists', { config: { scope: 'rules:read' }, schema: { querystring: listQuerySchema } }, async request => {
     const p = request.principal!
     const { ruleset } = await control.activeRuleset({ tenant: p.tenant, mode: p.mode })

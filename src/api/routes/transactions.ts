@@ -21,6 +21,7 @@ export function transactionResource (r: TransactionRecord) {
       base_action: r.base_action,
       override_gate: r.override_gate,
       rule_errors: r.rule_errors,
+      rollout_buckets: r.rollout_buckets,
       features: r.features
     }
   }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/events.proto.
  */
 export const file_fraud_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChVmcmF1ZC92MS9ldmVudHMucHJvdG8SCGZyYXVkLnYxIsYDChBEZWNpc2lvblJlY29yZGVkEhAKCHRyYWNlX2lkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBISCgpjcmVhdGVkX21zGAQgASgDEhEKCW9yaWdpbl9pZBgFIAEoCRISCgpvcmlnaW5fc2VxGAYgASgEEicKB3JlcXVlc3QYByABKAsyFi5mcmF1ZC52MS5TY29yZVJlcXVlc3QSJAoIZGVjaXNpb24YCCABKAsyEi5mcmF1ZC52MS5EZWNpc2lvbhIXCg9ydWxlc2V0X3ZlcnNpb24YCSABKAkSFQoNbW9kZWxfdmVyc2lvbhgKIAEoCRI6CghmZWF0dXJlcxgLIAMoCzIoLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuRmVhdHVyZXNFbnRyeRIVCg1vdmVycmlkZV9nYXRlGAwgASgJEhMKC2Jhc2VfYWN0aW9uGA0gASgJEigKC3J1bGVfZXJyb3JzGA4gAygLMhMuZnJhdWQudjEuUnVsZUVycm9yGi8KDUZlYXR1cmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASIrCglSdWxlRXJyb3ISDwoHcnVsZV9pZBgBIAEoCRINCgVlcnJvchgCIAEoCWIGcHJvdG8z", [file_fraud_v1_score]);
+  fileDesc("ChVmcmF1ZC92MS9ldmVudHMucHJvdG8SCGZyYXVkLnYxIsYEChBEZWNpc2lvblJlY29yZGVkEhAKCHRyYWNlX2lkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBISCgpjcmVhdGVkX21zGAQgASgDEhEKCW9yaWdpbl9pZBgFIAEoCRISCgpvcmlnaW5fc2VxGAYgASgEEicKB3JlcXVlc3QYByABKAsyFi5mcmF1ZC52MS5TY29yZVJlcXVlc3QSJAoIZGVjaXNpb24YCCABKAsyEi5mcmF1ZC52MS5EZWNpc2lvbhIXCg9ydWxlc2V0X3ZlcnNpb24YCSABKAkSFQoNbW9kZWxfdmVyc2lvbhgKIAEoCRI6CghmZWF0dXJlcxgLIAMoCzIoLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuRmVhdHVyZXNFbnRyeRIVCg1vdmVycmlkZV9nYXRlGAwgASgJEhMKC2Jhc2VfYWN0aW9uGA0gASgJEigKC3J1bGVfZXJyb3JzGA4gAygLMhMuZnJhdWQudjEuUnVsZUVycm9yEkcKD3JvbGxvdXRfYnVja2V0cxgPIAMoCzIuLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuUm9sbG91dEJ1Y2tldHNFbnRyeRovCg1GZWF0dXJlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAToCOAEaNQoTUm9sbG91dEJ1Y2tldHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIisKCVJ1bGVFcnJvchIPCgdydWxlX2lkGAEgASgJEg0KBWVycm9yGAIgASgJYgZwcm90bzM", [file_fraud_v1_score]);
 
 /**
  * One record on the `decisions` topic per decision returned to a client.
@@ -102,6 +102,13 @@ export type DecisionRecorded = Message<"fraud.v1.DecisionRecorded"> & {
    * @generated from field: repeated fraud.v1.RuleError rule_errors = 14;
    */
   ruleErrors: RuleError[];
+
+  /**
+   * Rollout bucket (0..100) of this request in each rolled-out rule pack.
+   *
+   * @generated from field: map<string, double> rollout_buckets = 15;
+   */
+  rolloutBuckets: { [key: string]: number };
 };
 
 /**
