@@ -1,7 +1,7 @@
 import pino from 'pino'
-import { startApp } from './app.js'
+import { decisionCodec, openEventLog, startApp, topicNames } from './app.js'
 import { loadConfig } from './config.js'
-import { TOPOLOGIES } from '../topologies/index.js'
+import { TOPOLOGIES } from '../topologies/registry.js'
 
 /**
  * Entry point.
@@ -20,8 +20,10 @@ async function main (): Promise<void> {
       console.error(`unknown topology '${name ?? ''}'; available: ${Object.keys(TOPOLOGIES).join(', ') || '(none yet)'}`)
       process.exit(2)
     }
-    const running = await topology.start({ config, logger })
-    onShutdown(logger, () => running.stop())
+    const log = await openEventLog(config, logger)
+    const running = await topology.start({ config, logger, log, codec: decisionCodec(config), topics: topicNames(config) })
+    logger.info({ topology: topology.name, transport: log.kind }, 'topology running')
+    onShutdown(logger, async () => { await running.stop(); await log.close() })
     return
   }
   if (command !== 'start') {
