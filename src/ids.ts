@@ -14,6 +14,11 @@ function timePart (ms: number): string {
   return out
 }
 
+/** The smallest id of this prefix created at or after `ms`: ids sort by creation time, so time ranges are key ranges. */
+export function idLowerBound (prefix: string, ms: number): string {
+  return `${prefix}_${timePart(ms)}`
+}
+
 /** `<prefix>_` + 10 time characters + 16 random ones: sortable by creation time, unguessable. */
 export function newId (prefix: string, nowMs = Date.now()): string {
   return `${prefix}_${timePart(nowMs)}${base32(randomBytes(16))}`

@@ -144,3 +144,25 @@ describe('shadow rollout of a rule pack', () => {
     expect((await post('/v1/rules/rollout', { pack: 'p2', rule_ids: ['pack_rule'], percentage: 101 })).statusCode).toBe(400)
   })
 })
+
+describe('backtest', () => {
+  it('evaluates a draft rule over recorded transactions in a time range', async () => {
+    const amounts = [50, 150, 350, 450, 1000, 20]
+    for (const amount of amounts) await score({ event: 'bt_event', amount, user_id: `bt_${amount}` })
+    const now = Math.floor(Date.now() / 1000)
+    const res = await post('/v1/rules/draft_big/backtest', { expression: 'request.event == "bt_event" && request.amount > 300.0', from: now - 600, to: now + 600 })
+    expect(res.statusCode).toBe(200)
+    const report = res.json()
+    expect(report).toMatchObject({ object: 'backtest', rule_id: 'draft_big', matched: 3, truncated: false, matched_by_outcome: { fraud: 0, safe: 0, chargeback: 0, unlabeled: 3 } })
+    expect(report.evaluated).toBeGreaterThanOrEqual(amounts.length)
+    expect(report.matched_by_action.approve + report.matched_by_action.flag + report.matched_by_action.reject).toBe(3)
+    expect(report.sample_trace_ids).toHaveLength(3)
+    const past = await post('/v1/rules/draft_big/backtest', { expression: 'request.event == "bt_event"', from: now - 7200, to: now - 3600 })
+    expect(past.json()).toMatchObject({ evaluated: 0, matched: 0 })
+    const existing = await post('/v1/rules/high_payout/backtest', { from: now - 600, to: now + 600 })
+    expect(existing.json().expression).toBe('request.event == "payout" && request.amount > 500.0')
+    expect((await post('/v1/rules/nope/backtest', { from: now - 600, to: now })).statusCode).toBe(404)
+    expect((await post('/v1/rules/x/backtest', { expression: 'request.amount >', from: now - 600, to: now })).json().error.param).toBe('expression')
+    expect((await post('/v1/rules/x/backtest', { expression: 'true', from: now, to: now - 5 })).json().error.param).toBe('to')
+  })
+})

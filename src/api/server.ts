@@ -60,6 +60,6 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
   scoreRoutes(app, deps.service, deps.clock)
   transactionRoutes(app, deps.state)
-  ruleRoutes(app, deps.control, deps.clock)
+  ruleRoutes(app, deps.state, deps.control, deps.clock)
   return app
 }

@@ -1,5 +1,6 @@
 import type { TransactionRecord } from '../records/transaction-record.js'
-import type { WriteOp } from '../storage/rocks.js'
+import { idLowerBound } from '../ids.js'
+import { scan, type WriteOp } from '../storage/rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
@@ -17,6 +18,13 @@ export function putTransactionOp (record: TransactionRecord): WriteOp {
     key: transactionKey({ tenant: record.tenant_id, mode: modeOf(record.livemode) }, record.trace_id),
     value: Buffer.from(JSON.stringify(record))
   }
+}
+
+/** Transactions created in [fromMs, toMs), oldest first (trace ids sort by creation time), at most `limit`. */
+export async function * transactionsBetween (state: StateDb, scope: Scope, fromMs: number, toMs: number, limit: number): AsyncGenerator<TransactionRecord> {
+  const gte = transactionKey(scope, idLowerBound('trc', fromMs))
+  const lt = transactionKey(scope, idLowerBound('trc', toMs))
+  for await (const [, value] of scan(state.db, gte, lt, { limit })) yield JSON.parse(value.toString()) as TransactionRecord
 }
 
 export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {

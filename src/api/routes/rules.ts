@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import type { Rule, ValueList } from '../../decision/types.js'
 import { newId } from '../../ids.js'
 import { ChangeRejected, type ControlPlane } from '../../pipeline/control-plane.js'
-import { compileRule, RuleSyntaxError } from '../../rules/language.js'
+import { backtest } from '../../rules/backtest.js'
+import { compileRule, RuleSyntaxError, type CompiledRule } from '../../rules/language.js'
+import type { StateDb } from '../../state/state-db.js'
+import { transactionsBetween } from '../../state/transactions.js'
 import { invalidListItem } from '../../rules/lists.js'
 import type { Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
@@ -33,9 +36,12 @@ export function listResource (list: ValueList, withItems: boolean) {
   return { object: 'value_list', alias: list.alias, item_type: list.item_type, items_count: list.items.length, ...(withItems ? { items: list.items } : {}) }
 }
 
-function checkExpression (expression: string): void {
+/** At most this many transactions are evaluated by one backtest (the report says when it stopped there). */
+const BACKTEST_MAX = 100_000
+
+function compileChecked (expression: string): CompiledRule {
   try {
-    compileRule(expression)
+    return compileRule(expression)
   } catch (err) {
     if (err instanceof RuleSyntaxError) {
       throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid expression at line ${err.position.line}, column ${err.position.column}: ${err.message}`, 'expression')
@@ -54,7 +60,7 @@ async function proposing<T> (run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function ruleRoutes (app: FastifyInstance, control: ControlPlane, clock: () => number): void {
+export function ruleRoutes (app: FastifyInstance, state: StateDb, control: ControlPlane, clock: () => number): void {
   app.post<{ Body: RuleBody }>('/v1/rules', { config: { scope: 'rules:write' }, schema: { body: ruleBodySchema } }, async request => {
     const p = request.principal!
     const scope = { tenant: p.tenant, mode: p.mode }
@@ -66,7 +72,7 @@ export function ruleRoutes (app: FastifyInstance, control: ControlPlane, clock: 
         if (body[field] === undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${field}'.`, field)
       }
     }
-    if (body.expression !== undefined) checkExpression(body.expression)
+    if (body.expression !== undefined) compileChecked(body.expression)
     let saved: Rule | undefined
     const version = await proposing(() => control.propose(scope, p.key.id, { type: 'rule.upserted', rule_id: id }, ruleset => {
       const current = ruleset.rules.find(r => r.id === id)
@@ -139,6 +145,37 @@ export function ruleRoutes (app: FastifyInstance, control: ControlPlane, clock: 
       return ruleset
     }, clock()))
     return { object: 'rollout', pack, rule_ids: ruleIds, percentage, mode: 'shadow', ruleset_version: version.ruleset.version }
+  })
+
+  app.post<{ Params: { id: string }, Body: { expression?: string, from: number, to: number } }>('/v1/rules/:id/backtest', {
+    config: { scope: 'rules:read' },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'to'],
+        properties: {
+          expression: { type: 'string', minLength: 1, maxLength: 4000 },
+          from: { type: 'integer', minimum: 0 },
+          to: { type: 'integer', minimum: 0 }
+        }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const { expression: draft, from, to } = request.body
+    if (to <= from) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'to' must be after 'from'.", 'to')
+    const active = await control.activeRuleset(scope)
+    const expression = draft ?? active.ruleset.rules.find(r => r.id === request.params.id)?.expression
+    if (expression === undefined) throw notFound('rule', request.params.id)
+    const program = compileChecked(expression)
+    const records = []
+    for await (const r of transactionsBetween(state, scope, from * 1000, to * 1000, BACKTEST_MAX + 1)) records.push(r)
+    const truncated = records.length > BACKTEST_MAX
+    // Case outcomes arrive with the cases topology; until then every match is reported as unlabeled.
+    const report = backtest(program, records.slice(0, BACKTEST_MAX), active.compiled.lists, () => undefined)
+    return { object: 'backtest', rule_id: request.params.id, expression, from, to, ruleset_version: active.ruleset.version, truncated, ...report }
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/lists', { config: { scope: 'rules:read' }, schema: { querystring: listQuerySchema } }, async request => {
