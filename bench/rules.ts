@@ -6,7 +6,7 @@ import { activation, compileRule, type RuleInput } from '../src/rules/language.j
 
 const input: RuleInput = {
   request: { event: 'payment', amount: 250, currency: 'EUR', user_id: 'u1', ip: '203.0.113.9', email: 'a@mailinator.com', geo: { country: 'NG' }, custom: { card_bin: '411111' } },
-  features: { user_count_1h: 7, device_count_1h: 2, ip_count_1h: 30, email_count_1h: 1, user_count_24h: 12, user_amount_24h: 1800 },
+  features: { user_count_1h: 7, device_count_1h: 2, ip_count_1h: 30, email_count_1h: 1, user_count_24h: 12, user_sum_24h: 1800 },
   signals: { sim_swap_confidence: 0.92, ip_reputation_v3: 0.2 },
   lists: { blocked_countries: new Set(['NG', 'KP', 'IR', 'SY', 'CU']), vip_users: new Set(Array.from({ length: 1000 }, (_, i) => `vip${i}`)) }
 }
@@ -18,7 +18,7 @@ const RULES = [
   'in_list("blocked_countries", geo.country)',
   'in_list("vip_users", request.user_id)',
   'velocity("user", "count", "1h") > 5.0',
-  'velocity("user", "amount", "24h") > 5000.0 || velocity("ip", "count", "1h") > 20.0',
+  'velocity("user", "sum", "24h") > 5000.0 || velocity("ip", "count", "1h") > 20.0',
   'signals.sim_swap_confidence > 0.8 && request.event == "payout"',
   'has(request.device_id) && request.device_id == "d1"',
   'request.email.endsWith("@mailinator.com") && custom.card_bin.startsWith("4111")',

@@ -86,7 +86,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   }, logger)
   const controlPlane = new ControlPlane(state, log, topics.rulesets, identity.originId, logger)
   const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane)
-  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger)
+  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
   relay.start()
   await materializer.start()
   await controlPlane.start()

@@ -45,7 +45,7 @@ export class ScoringService {
     if (seenKey !== undefined) controlKeys.push(seenKey)
     const control = await this.state.getMany(controlKeys)
     const active = await this.rulesets.activeRuleset(scope)
-    const velocity = await this.velocity.view(scope, request, nowMs)
+    const velocity = await this.velocity.view(scope, request, nowMs, active.compiled.velocityNeeds)
     try {
       return await this.decideAndRecord(call, velocity, control, seenKey !== undefined, active)
     } finally {

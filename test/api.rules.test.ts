@@ -166,3 +166,15 @@ describe('backtest', () => {
     expect((await post('/v1/rules/x/backtest', { expression: 'true', from: now, to: now - 5 })).json().error.param).toBe('to')
   })
 })
+
+describe('velocity in rules', () => {
+  it('counts what rules need, such as a custom key over 10 minutes, from the moment the rule exists', async () => {
+    await post('/v1/rules', { id: 'terminal_burst', name: 'Terminal burst', expression: 'velocity("custom.terminal_id", "count", "10m") >= 3.0', action: 'flag' })
+    const results = []
+    for (let i = 0; i < 4; i++) results.push(await score({ event: 'payment', amount: 5, terminal_id: 'T-burst', user_id: `tb_${i}` }))
+    expect(results.map(r => r.rules.includes('terminal_burst'))).toEqual([false, false, false, true])
+    const tx = (await get(`/v1/transactions/${results[3].trace_id}`)).json()
+    expect(tx.evaluation.features['custom.terminal_id_count_10m']).toBe(3)
+    await post('/v1/rules', { id: 'terminal_burst', status: 'disabled' })
+  })
+})

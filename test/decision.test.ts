@@ -9,7 +9,7 @@ import { scoreFeatures } from '../src/decision/stage2-score.js'
 import { applyOverrides } from '../src/decision/stage3-overrides.js'
 import type { DecisionContext, Override, Rule, ScoreRequest, TenantPolicy } from '../src/decision/types.js'
 
-const quiet = { amount: 40, user_present: 1, device_present: 1, device_known: 1, user_count_1h: 0, ip_count_1h: 0, device_count_1h: 0, user_count_24h: 3, user_amount_24h: 120 }
+const quiet = { amount: 40, user_present: 1, device_present: 1, device_known: 1, user_count_1h: 0, ip_count_1h: 0, device_count_1h: 0, user_count_24h: 3, user_sum_24h: 120 }
 const rule = (r: Partial<Rule> & Pick<Rule, 'id' | 'expression' | 'action'>): Rule => ({ name: r.id, mode: 'enforce', priority: 100, description: '', status: 'active', ...r })
 /** The default policy with extra rules and list items. */
 const policyWith = (extra: Rule[] = [], items: Record<string, string[]> = {}): TenantPolicy => {

@@ -4,6 +4,7 @@ import { auth, eventually, startTestApp } from './support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from './support/kafka.js'
 import { readDecisionStream } from './support/stream.js'
 import { KafkaEventLog } from '../src/eventlog/kafka.js'
+import { MODEL_NEEDS } from '../src/state/velocity-spec.js'
 
 const brokers = await kafkaBrokersOrSkip('decision pipeline on Kafka')
 
@@ -34,12 +35,12 @@ describe.skipIf(brokers === undefined)('decisions stream on real Kafka, two API 
     expect(a.materializer.applied).toBe(0)
 
     // Velocity on B now includes A's 20 events for the same tenant/user.
-    const view = await b.velocity.view(scopeA, { event: 'payment', user_id: 'shared-user' }, Date.now())
+    const view = await b.velocity.view(scopeA, { event: 'payment', user_id: 'shared-user' }, Date.now(), MODEL_NEEDS)
     const features: Record<string, number> = {}
     view.features(features)
     view.release()
     expect(features.user_count_1h).toBe(20)
-    expect(features.user_amount_24h).toBe(200)
+    expect(features.user_sum_24h).toBe(200)
 
     const reader = new KafkaEventLog({ brokers: brokers!, clientId: 'test-reader' })
     try {

@@ -3,7 +3,7 @@ import { activation, compileRule, RuleSyntaxError, type RuleInput } from '../src
 
 const input = (over: Partial<RuleInput> = {}): RuleInput => ({
   request: { event: 'payment', amount: 250, currency: 'EUR', user_id: 'u1', ip: '203.0.113.9', email: 'a@mailinator.com', geo: { country: 'NG', city: 'Lagos' }, custom: { card_bin: '411111', merchant: { mcc: '7995' } } },
-  features: { user_count_1h: 7, device_count_1h: 2, ip_count_1h: 30, email_count_1h: 1, user_count_24h: 12, user_amount_24h: 1800 },
+  features: { user_count_1h: 7, device_count_1h: 2, ip_count_1h: 30, email_count_1h: 1, user_count_24h: 12, user_sum_24h: 1800 },
   signals: { sim_swap_confidence: 0.92, ip_reputation_v3: 0.2 },
   lists: { blocked_countries: new Set(['NG', 'KP']), vip_users: new Set(['u9']) },
   ...over
@@ -44,9 +44,16 @@ describe('rule language (CEL)', () => {
 
   it('reads velocity aggregates and rejects unsupported ones at compile time', () => {
     expect(matches('velocity("user", "count", "1h") > 5.0')).toEqual({ matched: true })
-    expect(matches('velocity("user", "amount", "24h") >= 1800.0 && velocity("ip", "count", "1h") > 20.0')).toEqual({ matched: true })
+    expect(matches('velocity("user", "sum", "24h") >= 1800.0 && velocity("ip", "count", "1h") > 20.0')).toEqual({ matched: true })
     expect(() => compileRule('velocity("planet", "count", "1h") > 1.0')).toThrow(/dimension must be one of/)
     expect(() => compileRule('velocity("user", "count", "2y") > 1.0')).toThrow(/window must be one of/)
+    expect(() => compileRule('velocity("user", "median", "1h") > 1.0')).toThrow(/aggregate must be/)
+    expect(() => compileRule('velocity(request.event, "count", "1h") > 1.0')).toThrow(/string literals/)
+    expect(compileRule('velocity("custom.terminal_id", "count", "30d") > 1.0 && velocity_distinct("user", "device", "7d") > 3.0').needs).toEqual([
+      { dimension: 'custom.terminal_id', aggregate: 'count', window: '30d' },
+      { dimension: 'user', aggregate: 'distinct', of: 'device', window: '7d' }
+    ])
+    expect(matches('velocity_distinct("user", "device", "24h") >= 4.0', { features: { user_distinct_device_24h: 4 } })).toEqual({ matched: true })
     const noDevice = matches('velocity("device", "count", "1h") > 1.0', { features: {} })
     expect(noDevice.matched).toBe(false)
     expect(noDevice.error).toMatch(/not available/)

@@ -14,7 +14,7 @@ const TERMS: readonly Term[] = [
   { signal: 'new_device', weight: 1.1, value: f => (f.device_present ?? 0) * (1 - (f.device_known ?? 0)) * (f.user_present ?? 0) },
   { signal: 'known_device', weight: -0.9, value: f => f.device_known ?? 0 },
   { signal: 'high_amount', weight: 0.35, value: f => Math.max(0, Math.log10(1 + (f.amount ?? 0)) - 2) },
-  { signal: 'amount_spike', weight: 0.4, value: f => Math.log1p(f.user_amount_24h ?? 0) > 0 ? Math.max(0, Math.log1p(f.amount ?? 0) - Math.log1p((f.user_amount_24h ?? 0) / Math.max(1, f.user_count_24h ?? 1))) : 0 }
+  { signal: 'amount_spike', weight: 0.4, value: f => Math.log1p(f.user_sum_24h ?? 0) > 0 ? Math.max(0, Math.log1p(f.amount ?? 0) - Math.log1p((f.user_sum_24h ?? 0) / Math.max(1, f.user_count_24h ?? 1))) : 0 }
 ]
 const SIGNAL_MIN = 0.25
 

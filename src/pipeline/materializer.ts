@@ -8,6 +8,7 @@ import type { StateDb } from '../state/state-db.js'
 import { transactionKey } from '../state/transactions.js'
 import type { WriteOp } from '../storage/rocks.js'
 import type { VelocityStore, VelocityView } from '../state/velocity.js'
+import type { RulesetSource } from '../scoring-service.js'
 
 /**
  * Materializes the whole `decisions` stream into this instance's local stores (the GlobalKTable pattern):
@@ -26,7 +27,8 @@ export class DecisionMaterializer {
     private readonly codec: DecisionCodec,
     private readonly topic: string,
     private readonly originId: string,
-    private readonly logger: Logger
+    private readonly logger: Logger,
+    private readonly rulesets: RulesetSource
   ) {}
 
   async start (): Promise<void> {
@@ -62,7 +64,8 @@ export class DecisionMaterializer {
         const txKey = transactionKey(scopeOf(record), record.trace_id)
         if (seen.has(record.trace_id) || (await this.state.get(txKey)) !== undefined) continue
         seen.add(record.trace_id)
-        fresh.push({ record, view: await this.velocity.view(scopeOf(record), record.request, record.created_ms) })
+        const { compiled } = await this.rulesets.activeRuleset(scopeOf(record))
+        fresh.push({ record, view: await this.velocity.view(scopeOf(record), record.request, record.created_ms, compiled.velocityNeeds) })
       }
       // From here to commit() nothing awaits: the increments enter the batch in the order they hit the cache.
       const ops: WriteOp[] = []

@@ -1,6 +1,7 @@
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js'
 import type { Features, ScoreRequest } from '../decision/types.js'
 import type { ListMatcher } from './lists.js'
+import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed, type Window } from '../state/velocity-spec.js'
 
 /**
  * The tenant rule language: CEL (https://github.com/google/cel-spec) through @marcbachmann/cel-js.
@@ -13,14 +14,13 @@ import type { ListMatcher } from './lists.js'
  *   metadata map   request.metadata
  *   signals  map   signal values, e.g. signals.sim_swap_confidence, signals.ip_reputation_v3
  * Functions:
- *   velocity(dimension, aggregate, window) -> double   e.g. velocity("user", "count", "1h")
- *   in_list(list, value) -> bool                       tenant lists, e.g. in_list("blocked_countries", geo.country)
+ *   velocity(dimension, aggregate, window) -> double    aggregate "count" or "sum" (of amount), e.g. velocity("user", "count", "1h")
+ *   velocity_distinct(dimension, of, window) -> double  distinct values of `of` seen with the dimension, e.g. velocity_distinct("user", "device", "24h")
+ *   in_list(list, value) -> bool                        tenant lists, e.g. in_list("blocked_countries", geo.country)
+ * Dimensions: user, device, ip, email, card (custom.card_fingerprint), custom.<key>. Windows: 1m 5m 10m 15m 30m 1h
+ * 2h 6h 12h 24h 7d 30d, by event time. The arguments must be literals: the rules' needs are known at compile time.
  * A rule whose expression reads an attribute the request lacks does not match (guard with has(...)).
  */
-export const VELOCITY_DIMENSIONS = ['user', 'device', 'ip', 'email'] as const
-export const VELOCITY_AGGREGATES = ['count', 'amount'] as const
-export const VELOCITY_WINDOWS = ['1h', '24h'] as const
-
 /** What a rule sees of one request. Lists are sets, built once per ruleset version. */
 export interface RuleInput {
   request: ScoreRequest
@@ -42,6 +42,8 @@ export function activation (input: RuleInput): Activation {
 
 export interface CompiledRule {
   expression: string
+  /** Velocity aggregates the expression reads. */
+  needs: VelocityNeed[]
   evaluate(activation: Activation): RuleResult
 }
 
@@ -56,17 +58,22 @@ export class RuleSyntaxError extends Error {
 // Each evaluation binds its own input; evaluation is synchronous, so a module-level slot is safe.
 let current: RuleInput | undefined
 
+function feature (name: string, call: string): number {
+  const value = current!.features[name]
+  if (value === undefined) throw new Error(`${call} is not available for this request (it lacks the dimension)`)
+  return value
+}
+
 const environment = new Environment({ homogeneousAggregateLiterals: false })
   .registerVariable('request', 'map')
   .registerVariable('custom', 'map')
   .registerVariable('geo', 'map')
   .registerVariable('metadata', 'map')
   .registerVariable('signals', 'map')
-  .registerFunction('velocity(string, string, string): double', (dimension: string, aggregate: string, window: string) => {
-    const value = current!.features[`${dimension}_${aggregate}_${window}`]
-    if (value === undefined) throw new Error(`velocity(${dimension}, ${aggregate}, ${window}) is not available for this request`)
-    return value
-  })
+  .registerFunction('velocity(string, string, string): double', (dimension: string, aggregate: string, window: string) =>
+    feature(`${dimension}_${aggregate}_${window}`, `velocity(${dimension}, ${aggregate}, ${window})`))
+  .registerFunction('velocity_distinct(string, string, string): double', (dimension: string, of: string, window: string) =>
+    feature(`${dimension}_distinct_${of}_${window}`, `velocity_distinct(${dimension}, ${of}, ${window})`))
   .registerFunction('in_list(string, dyn): bool', (list: string, value: unknown) =>
     typeof value === 'string' && current!.lists[list]?.has(value) === true)
 
@@ -78,25 +85,27 @@ function positionOf (expression: string, offset: number) {
 
 interface AstNode { op: string, args: unknown, pos?: number, start?: number }
 
-/** velocity() arguments must be literals naming a supported dimension, aggregate and window. */
-function checkVelocityCalls (node: unknown, expression: string): void {
-  if (node === null || typeof node !== 'object') return
-  if (Array.isArray(node)) { for (const n of node) checkVelocityCalls(n, expression); return }
+/** velocity() and velocity_distinct() arguments must be literals naming a dimension, aggregate and window. */
+function velocityNeeds (node: unknown, expression: string, out: VelocityNeed[]): VelocityNeed[] {
+  if (node === null || typeof node !== 'object') return out
+  if (Array.isArray(node)) { for (const n of node) velocityNeeds(n, expression, out); return out }
   const n = node as AstNode
-  if (n.op === 'call' && Array.isArray(n.args) && n.args[0] === 'velocity') {
-    const values = (n.args[1] as AstNode[]).map(a => a.op === 'value' ? a.args : undefined)
-    const [dimension, aggregate, window] = values
-    const allowed: Array<[unknown, readonly string[], string]> = [[dimension, VELOCITY_DIMENSIONS, 'dimension'], [aggregate, VELOCITY_AGGREGATES, 'aggregate'], [window, VELOCITY_WINDOWS, 'window']]
-    for (const [value, set, what] of allowed) {
-      if (typeof value !== 'string' || !set.includes(value)) {
-        throw new RuleSyntaxError(`velocity() ${what} must be one of ${set.map(s => `"${s}"`).join(', ')}`, positionOf(expression, n.pos ?? n.start ?? 0))
-      }
-    }
-    if (aggregate === 'amount' && (dimension !== 'user' || window !== '24h')) {
-      throw new RuleSyntaxError('velocity() amount is available for "user" over "24h"', positionOf(expression, n.pos ?? n.start ?? 0))
+  if (n.op === 'call' && Array.isArray(n.args) && (n.args[0] === 'velocity' || n.args[0] === 'velocity_distinct')) {
+    const fail = (message: string) => { throw new RuleSyntaxError(message, positionOf(expression, n.pos ?? n.start ?? 0)) }
+    const [dimension, second, window] = (n.args[1] as AstNode[]).map(a => a.op === 'value' && typeof a.args === 'string' ? a.args : undefined)
+    if (dimension === undefined || second === undefined || window === undefined) fail(`${n.args[0]}() takes three string literals`)
+    if (!isDimension(dimension!)) fail(`${n.args[0]}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')} or custom.<key>`)
+    if (!isWindow(window!)) fail(`${n.args[0]}() window must be one of ${Object.keys(WINDOWS).join(', ')}`)
+    if (n.args[0] === 'velocity') {
+      if (second !== 'count' && second !== 'sum') fail('velocity() aggregate must be "count" or "sum"')
+      out.push({ dimension: dimension!, aggregate: second as 'count' | 'sum', window: window as Window })
+    } else {
+      if (!isDimension(second!)) fail('velocity_distinct() second argument must be a dimension')
+      out.push({ dimension: dimension!, aggregate: 'distinct', of: second!, window: window as Window })
     }
   }
-  for (const value of Object.values(n)) if (typeof value === 'object') checkVelocityCalls(value, expression)
+  for (const value of Object.values(n)) if (typeof value === 'object') velocityNeeds(value, expression, out)
+  return out
 }
 
 /** Parses and type-checks an expression; throws RuleSyntaxError naming the position of the problem. */
@@ -116,9 +125,10 @@ export function compileRule (expression: string): CompiledRule {
     }
     throw err
   }
-  checkVelocityCalls(program.ast, expression)
+  const needs = velocityNeeds(program.ast, expression, [])
   return {
     expression,
+    needs,
     evaluate (bound) {
       current = bound.input
       try {

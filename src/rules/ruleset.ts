@@ -1,6 +1,7 @@
 import type { Action, Rule, Ruleset } from '../decision/types.js'
 import { compileRule, type CompiledRule } from './language.js'
 import { compileList, type ListMatcher } from './lists.js'
+import { featureName, MODEL_NEEDS, type VelocityNeed } from '../state/velocity-spec.js'
 
 export interface CompiledRuleEntry { rule: Rule, program: CompiledRule }
 
@@ -16,6 +17,8 @@ export interface CompiledRuleset {
   shadow: CompiledRuleEntry[]
   packs: CompiledPack[]
   lists: Record<string, ListMatcher>
+  /** Velocity the model and every active rule read, each once: what a request loads and keeps counting. */
+  velocityNeeds: VelocityNeed[]
 }
 
 const ACTION_ORDER: Record<Action, number> = { approve: 0, reject: 1, flag: 2 }
@@ -39,13 +42,18 @@ export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
   const packOf = new Map<string, string>()
   for (const r of rollouts) for (const id of r.rule_ids) packOf.set(id, r.pack)
   const shadow = active.filter(r => r.mode === 'shadow')
-  return {
+  const compiled = {
     version: ruleset.version,
     enforce: ordered(active.filter(r => r.mode === 'enforce')),
     shadow: ordered(shadow.filter(r => !packOf.has(r.id))),
     packs: rollouts.map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack)) })),
     lists
   }
+  const needs = new Map(MODEL_NEEDS.map(n => [featureName(n), n]))
+  for (const entry of [...compiled.enforce, ...compiled.shadow, ...compiled.packs.flatMap(p => p.entries)]) {
+    for (const n of entry.program.needs) needs.set(featureName(n), n)
+  }
+  return { ...compiled, velocityNeeds: [...needs.values()] }
 }
 
 /** Compiles each ruleset version once; versions are immutable, so the cache never goes stale. */

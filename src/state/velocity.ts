@@ -1,92 +1,154 @@
-import type { Features, ScoreRequest, Subject } from '../decision/types.js'
+import type { Features, ScoreRequest } from '../decision/types.js'
 import type { WriteOp } from '../storage/rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
+import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, WINDOWS, type VelocityNeed } from './velocity-spec.js'
 
 /**
- * Velocity counters by event time, keyed by tenant, mode, dimension and value, at two resolutions:
- * minute slots (windows up to 1 h) stored 60 to a record (one record per hour), and hour slots (windows up
- * to 30 d) stored 24 to a record (one per day). Each slot holds [count, amount sum]. A 1 h window reads two
- * minute records, a 24 h window two hour records.
+ * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
+ * Counters: minute slots stored 60 to a record (one record per hour) and hour slots stored 24 to a record
+ * (one per day); each slot holds [count, amount sum]. A window reads the records it spans: two for up to
+ * 1 h or 24 h, 31 for 30 d. Distinct counts: per (dimension value, other dimension) a record of the other
+ * dimension's values with their last-seen time, the 256 most recent kept.
  *
  * Records are updated read-modify-write through a write-through cache: an increment is applied to the
  * cached record synchronously and the whole record is put in the caller's write batch, so concurrent
  * requests never lose an increment (JavaScript runs them one at a time and batches commit in order).
  * A record stays pinned in the cache from the read that loaded it until the write that used it is durable.
+ * Features describe the history before the event: they are read before its increments.
  */
-const MINUTE = 60_000
-const HOUR = 3_600_000
+const UNIT_MS = { m: 60_000, h: 3_600_000 } as const
 const SLOTS = { m: 60, h: 24 } as const
 type Resolution = keyof typeof SLOTS
-const DIMENSIONS: ReadonlyArray<[Subject, string]> = [['user_id', 'user'], ['device_id', 'device'], ['ip', 'ip'], ['email', 'email']]
+const LINKS_KEPT = 256
 
 export interface Scope { tenant: string, mode: 'live' | 'test' }
 
-interface Entry { key: Buffer, data: Float64Array, pins: number }
+interface Entry { key: Buffer, counters: Float64Array | undefined, links: Map<string, number> | undefined, pins: number }
 
-function recordKey (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): Buffer {
+const unitOf = (ms: number, res: Resolution) => Math.floor(ms / UNIT_MS[res])
+const chunkOf = (unit: number, res: Resolution) => Math.floor(unit / SLOTS[res])
+
+function counterKey (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): Buffer {
   return stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, res, String(chunk))
 }
 
-/** Where an event time falls: record (chunk) index and slot inside it, per resolution. */
-function position (eventTimeMs: number, res: Resolution): { chunk: number, slot: number } {
-  const unit = Math.floor(eventTimeMs / (res === 'm' ? MINUTE : HOUR))
-  return { chunk: Math.floor(unit / SLOTS[res]), slot: unit % SLOTS[res] }
+function linkKey (scope: Scope, dim: string, value: string, of: string): Buffer {
+  return stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
 }
 
-/** Sum of field (0 count, 1 amount) over the window of SLOTS[res] units ending at `slot` of `current`. */
-function windowSum (current: Float64Array, previous: Float64Array, slot: number, field: 0 | 1): number {
-  let total = 0
-  for (let s = 0; s <= slot; s++) total += current[s * 2 + field]!
-  for (let s = slot + 1; s < previous.length / 2; s++) total += previous[s * 2 + field]!
-  return total
+const id = (key: Buffer) => key.toString('latin1')
+
+interface Plan {
+  /** Record id -> key and kind, for loading. */
+  records: Map<string, { key: Buffer, res: Resolution | 'links' }>
+  /** Dimensions with values, and the distinct pairs, that this event increments. */
+  tracked: Array<[string, string]>
+  pairs: Array<[string, string, string, string]>
 }
 
-/** Records one request touches: per dimension it names, current and previous record at both resolutions. */
+/** Every record the features of `needs` and the event's increments touch. */
+function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Plan {
+  const records: Plan['records'] = new Map()
+  const dims = new Set<string>(BUILT_IN_DIMENSIONS)
+  for (const n of needs) dims.add(n.dimension)
+  const tracked: Array<[string, string]> = []
+  for (const dim of dims) {
+    const value = dimensionValue(request, dim)
+    if (value === undefined) continue
+    tracked.push([dim, value])
+    for (const res of ['m', 'h'] as const) {
+      let span = 1
+      for (const n of needs) if (n.dimension === dim && n.aggregate !== 'distinct' && WINDOWS[n.window].res === res) span = Math.max(span, WINDOWS[n.window].units)
+      const unit = unitOf(eventTimeMs, res)
+      for (let c = chunkOf(unit - span + 1, res); c <= chunkOf(unit, res); c++) {
+        const key = counterKey(scope, dim, value, res, c)
+        records.set(id(key), { key, res })
+      }
+    }
+  }
+  const pairs: Plan['pairs'] = []
+  for (const n of needs) {
+    if (n.aggregate !== 'distinct') continue
+    const value = dimensionValue(request, n.dimension)
+    const other = dimensionValue(request, n.of)
+    if (value === undefined) continue
+    const key = linkKey(scope, n.dimension, value, n.of)
+    if (!records.has(id(key))) {
+      records.set(id(key), { key, res: 'links' })
+      if (other !== undefined) pairs.push([n.dimension, value, n.of, other])
+    }
+  }
+  return { records, tracked, pairs }
+}
+
+/** The records one event touches, loaded and pinned. */
 export class VelocityView {
   constructor (
     private readonly store: VelocityStore,
-    readonly entries: Map<string, Entry>,
+    private readonly entries: Map<string, Entry>,
+    private readonly plan: Plan,
     private readonly scope: Scope,
     private readonly request: ScoreRequest,
-    private readonly eventTimeMs: number
+    private readonly eventTimeMs: number,
+    private readonly needs: readonly VelocityNeed[]
   ) {}
 
-  private entry (dim: string, value: string, res: Resolution, chunk: number): Entry {
-    return this.entries.get(recordKey(this.scope, dim, value, res, chunk).toString('latin1'))!
+  private sum (dim: string, value: string, res: Resolution, units: number, field: 0 | 1): number {
+    const last = unitOf(this.eventTimeMs, res)
+    let total = 0
+    for (let u = last - units + 1; u <= last;) {
+      const chunk = chunkOf(u, res)
+      const data = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!.counters!
+      const end = Math.min(last, (chunk + 1) * SLOTS[res] - 1)
+      for (; u <= end; u++) total += data[(u - chunk * SLOTS[res]) * 2 + field]!
+    }
+    return total
   }
 
-  /** Counts over the last hour per dimension, and for the user count and amount over the last 24 h. */
+  /** Sets one feature per need whose dimension the request names (featureName(need)). */
   features (into: Features): void {
-    const m = position(this.eventTimeMs, 'm')
-    const h = position(this.eventTimeMs, 'h')
-    for (const [subject, dim] of DIMENSIONS) {
-      const value = this.request[subject]
+    for (const need of this.needs) {
+      const value = dimensionValue(this.request, need.dimension)
       if (value === undefined) continue
-      into[`${dim}_count_1h`] = windowSum(this.entry(dim, value, 'm', m.chunk).data, this.entry(dim, value, 'm', m.chunk - 1).data, m.slot, 0)
-      if (subject === 'user_id') {
-        const cur = this.entry(dim, value, 'h', h.chunk).data
-        const prev = this.entry(dim, value, 'h', h.chunk - 1).data
-        into.user_count_24h = windowSum(cur, prev, h.slot, 0)
-        into.user_amount_24h = windowSum(cur, prev, h.slot, 1)
+      const { res, units } = WINDOWS[need.window]
+      if (need.aggregate === 'distinct') {
+        const since = this.eventTimeMs - units * UNIT_MS[res]
+        let n = 0
+        for (const seen of this.entries.get(id(linkKey(this.scope, need.dimension, value, need.of)))!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
+        into[featureName(need)] = n
+      } else {
+        into[featureName(need)] = this.sum(need.dimension, value, res, units, need.aggregate === 'count' ? 0 : 1)
       }
     }
   }
 
-  /** Adds this request to its slots (in the cache, now) and returns the puts for the caller's batch. */
+  /** Adds this event (in the cache, now) and returns the puts for the caller's batch. */
   incrementOps (): WriteOp[] {
     const ops: WriteOp[] = []
     const amount = this.request.amount ?? 0
-    for (const res of ['m', 'h'] as const) {
-      const { chunk, slot } = position(this.eventTimeMs, res)
-      for (const [subject, dim] of DIMENSIONS) {
-        const value = this.request[subject]
-        if (value === undefined) continue
-        const e = this.entry(dim, value, res, chunk)
-        e.data[slot * 2]! += 1
-        e.data[slot * 2 + 1]! += amount
-        ops.push({ type: 'put', key: e.key, value: Buffer.from(e.data.buffer.slice(0)), column: this.store.column })
+    const column = this.store.column
+    for (const [dim, value] of this.plan.tracked) {
+      for (const res of ['m', 'h'] as const) {
+        const unit = unitOf(this.eventTimeMs, res)
+        const chunk = chunkOf(unit, res)
+        const e = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!
+        const slot = unit - chunk * SLOTS[res]
+        e.counters![slot * 2]! += 1
+        e.counters![slot * 2 + 1]! += amount
+        ops.push({ type: 'put', key: e.key, value: Buffer.from(e.counters!.buffer.slice(0)), column })
       }
+    }
+    for (const [dim, value, of, other] of this.plan.pairs) {
+      const e = this.entries.get(id(linkKey(this.scope, dim, value, of)))!
+      const links = e.links!
+      links.set(other, Math.max(links.get(other) ?? 0, this.eventTimeMs))
+      if (links.size > LINKS_KEPT) {
+        let oldest: string | undefined
+        for (const [k, t] of links) if (oldest === undefined || t < links.get(oldest)!) oldest = k
+        links.delete(oldest!)
+      }
+      ops.push({ type: 'put', key: e.key, value: Buffer.from(JSON.stringify(Object.fromEntries(links))), column })
     }
     return ops
   }
@@ -107,54 +169,49 @@ export class VelocityStore {
     return this.state.velocity
   }
 
-  /** Loads (and pins) every record the request's features and increments need. */
-  async view (scope: Scope, request: ScoreRequest, eventTimeMs: number): Promise<VelocityView> {
-    const wanted = new Map<string, { key: Buffer, res: Resolution }>()
-    for (const res of ['m', 'h'] as const) {
-      const { chunk } = position(eventTimeMs, res)
-      for (const [subject, dim] of DIMENSIONS) {
-        const value = request[subject]
-        if (value === undefined) continue
-        for (const c of [chunk, chunk - 1]) {
-          const key = recordKey(scope, dim, value, res, c)
-          wanted.set(key.toString('latin1'), { key, res })
-        }
-      }
-    }
+  /** Loads (and pins) every record the needs' features and the event's increments touch. */
+  async view (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
+    const p = plan(scope, request, eventTimeMs, needs)
     const entries = new Map<string, Entry>()
     const missing: string[] = []
-    for (const [id] of wanted) {
-      const hit = this.cache.get(id)
-      if (hit === undefined) { missing.push(id); continue }
+    for (const [rid] of p.records) {
+      const hit = this.cache.get(rid)
+      if (hit === undefined) { missing.push(rid); continue }
       hit.pins++
-      entries.set(id, hit)
+      entries.set(rid, hit)
     }
     if (missing.length > 0) {
-      const values = await this.state.getMany(missing.map(id => wanted.get(id)!.key), this.column)
-      missing.forEach((id, i) => {
-        // Another request may have loaded the same record while this one waited: the cached copy wins.
-        let entry = this.cache.get(id)
+      const values = await this.state.getMany(missing.map(rid => p.records.get(rid)!.key), this.column)
+      missing.forEach((rid, i) => {
+        // Another event may have loaded the same record while this one waited: the cached copy wins.
+        let entry = this.cache.get(rid)
         if (entry === undefined) {
-          const { key, res } = wanted.get(id)!
-          const raw = values[i]
-          const data = new Float64Array(SLOTS[res] * 2)
-          if (raw !== undefined) data.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
-          entry = { key, data, pins: 0 }
-          this.cache.set(id, entry)
+          const { key, res } = p.records.get(rid)!
+          entry = { key, pins: 0, ...decode(res, values[i]) }
+          this.cache.set(rid, entry)
         }
         entry.pins++
-        entries.set(id, entry)
+        entries.set(rid, entry)
       })
     }
-    return new VelocityView(this, entries, scope, request, eventTimeMs)
+    return new VelocityView(this, entries, p, scope, request, eventTimeMs, needs)
   }
 
   /** Evicts unpinned records, oldest first, down to the bound. */
   trim (): void {
     if (this.cache.size <= this.maxCached) return
-    for (const [id, e] of this.cache) {
+    for (const [rid, e] of this.cache) {
       if (this.cache.size <= this.maxCached) break
-      if (e.pins === 0) this.cache.delete(id)
+      if (e.pins === 0) this.cache.delete(rid)
     }
   }
+}
+
+function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
+  if (res === 'links') {
+    return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
+  }
+  const counters = new Float64Array(SLOTS[res] * 2)
+  if (raw !== undefined) counters.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
+  return { counters, links: undefined }
 }
