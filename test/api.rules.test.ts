@@ -103,6 +103,17 @@ describe('value lists', () => {
     const lists = (await get('/v1/lists?limit=100')).json()
     expect(lists.data.find((l: { alias: string }) => l.alias === 'risky_bins')).toEqual({ object: 'value_list', alias: 'risky_bins', item_type: 'string', items_count: 1 })
   })
+
+  it('deletes a list only once no active rule names it', async () => {
+    await post('/v1/lists', { alias: 'old_bins', item_type: 'string' })
+    await post('/v1/rules', { id: 'old_bin', name: 'Old BIN', expression: 'in_list("old_bins", custom.card_bin)', action: 'flag' })
+    const del = () => app.server.inject({ method: 'DELETE', url: '/v1/lists/old_bins', headers: auth() })
+    expect((await del()).json().error).toMatchObject({ code: 'resource_in_use', param: 'alias' })
+    await post('/v1/rules', { id: 'old_bin', status: 'disabled' })
+    expect((await del()).json()).toEqual({ object: 'value_list', alias: 'old_bins', deleted: true })
+    expect((await get('/v1/lists/old_bins')).statusCode).toBe(404)
+    expect((await del()).statusCode).toBe(404)
+  })
 })
 
 describe('rules scopes and isolation', () => {

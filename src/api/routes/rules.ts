@@ -220,6 +220,23 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
     return listResource(created, true)
   })
 
+  app.delete<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:write' } }, async request => {
+    const p = request.principal!
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const { alias } = request.params
+    const { ruleset } = await control.activeRuleset(scope)
+    if (ruleset.lists[alias] === undefined) throw notFound('list', alias)
+    // A list an active rule names would silently stop matching: refuse, as the rule must change first.
+    const user = ruleset.rules.find(r => r.status === 'active' && (r.expression.includes(`"${alias}"`) || r.expression.includes(`'${alias}'`)))
+    if (user !== undefined) throw new ApiError(409, 'invalid_request_error', 'resource_in_use', `List '${alias}' is used by active rule '${user.id}'.`, 'alias')
+    await proposing(() => control.propose(scope, p.key.id, { type: 'list.deleted', alias }, current => {
+      const { [alias]: _deleted, ...rest } = current.lists
+      current.lists = rest
+      return current
+    }, clock()))
+    return { object: 'value_list', alias, deleted: true }
+  })
+
   const changeItems = async (principal: Principal, alias: string, value: string, add: boolean) => {
     const scope = { tenant: principal.tenant, mode: principal.mode }
     const list = (await control.activeRuleset(scope)).ruleset.lists[alias]
