@@ -4,6 +4,14 @@ import { SchemaRegistryClient } from '@confluentinc/schemaregistry'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildServer } from './api/server.js'
+import type { FeedbackLabel } from './cases/effects.js'
+import type { CaseRecord } from './cases/types.js'
+import { casesMaterializer, type CommandOutcome } from './pipeline/cases-materializer.js'
+import { feedbackMaterializer } from './pipeline/feedback-materializer.js'
+import { overridesMaterializer, type OverrideRecord } from './pipeline/overrides-materializer.js'
+import type { TopicMaterializer } from './pipeline/topic-materializer.js'
+import { ensureServiceTopics, topicNames, type TopicNames } from './topics.js'
+import type { TopologyContext } from '../topologies/index.js'
 import { bootstrap, type Identity } from './bootstrap.js'
 import type { Config } from './config.js'
 import { EmbeddedEventLog } from './eventlog/embedded.js'
@@ -19,17 +27,12 @@ import { Outbox } from './state/outbox.js'
 import { openStateDb, type StateDb } from './state/state-db.js'
 import { VelocityStore } from './state/velocity.js'
 
-export interface App {
+export interface App extends Core {
   server: FastifyInstance
-  state: StateDb
   velocity: VelocityStore
-  log: EventLog
   relay: OutboxRelay
   materializer: DecisionMaterializer
-  controlPlane: ControlPlane
-  identity: Identity
   decisionsTopic: string
-  topics: ReturnType<typeof topicNames>
   /** Address the server listens on, when started with listen. */
   address: string | undefined
   close(): Promise<void>
@@ -49,33 +52,75 @@ export async function openEventLog (config: Config, logger: Logger): Promise<Eve
   return EmbeddedEventLog.open(path.join(config.dataDir, 'log'))
 }
 
-/** Every topic name, under the configured prefix. */
-export function topicNames (config: Config) {
-  const p = config.topicPrefix
-  return { prefix: p, decisions: `${p}decisions`, events: `${p}events`, rulesets: `${p}rulesets` }
-}
-
 export function decisionCodec (config: Config): DecisionCodec {
   if (config.schemaRegistryUrl === undefined) return plainProtobufCodec
   return schemaRegistryCodec(new SchemaRegistryClient({ baseURLs: [config.schemaRegistryUrl] }))
 }
 
-/** Wires the whole service of one process: state, event log, relay, materializer and HTTP API. */
-export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+/**
+ * What every process of the service has, the API and a topology running alone: local state, the event log,
+ * and the control-plane views materialized from their topics (rulesets, cases, overrides, feedback labels).
+ */
+export interface Core {
+  config: Config
+  logger: Logger
+  clock: () => number
+  state: StateDb
+  identity: Identity
+  log: EventLog
+  topics: TopicNames
+  codec: DecisionCodec
+  controlPlane: ControlPlane
+  cases: TopicMaterializer<CaseRecord, CommandOutcome>
+  overrides: TopicMaterializer<OverrideRecord, OverrideRecord>
+  feedback: TopicMaterializer<FeedbackLabel, undefined>
+  /** Runs the registered topologies in this process; returns a stop function. */
+  startTopologies(names?: string[]): Promise<() => Promise<void>>
+  closeCore(): Promise<void>
+}
+
+export async function startCore (config: Config, logger: Logger, options: Pick<AppOptions, 'clock' | 'codec'> = {}): Promise<Core> {
   const clock = options.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true })
   const state = await openStateDb(path.join(config.dataDir, 'state'))
   const identity = await bootstrap(state, config.bootstrapKeys, clock())
   const log = await openEventLog(config, logger)
   const topics = topicNames(config)
-  const decisionsTopic = topics.decisions
-  await log.ensureTopics([
-    { name: decisionsTopic, partitions: config.decisionsPartitions },
-    { name: topics.rulesets, partitions: 3, compacted: true },
-    { name: topics.events, partitions: 6 }
-  ])
+  await ensureServiceTopics(log, config)
   const codec = options.codec ?? decisionCodec(config)
+  const origin = identity.originId
+  const controlPlane = new ControlPlane(state, log, topics.rulesets, origin, logger)
+  const cases = casesMaterializer(state, log, topics.cases, origin, logger)
+  const overrides = overridesMaterializer(state, log, topics.overrides, origin, logger)
+  const feedback = feedbackMaterializer(state, log, topics.feedback, origin, logger)
+  await controlPlane.start()
+  await cases.start()
+  await overrides.start()
+  await feedback.start()
+  const core: Core = {
+    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback,
+    async startTopologies (names = Object.keys(TOPOLOGIES)) {
+      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, clock }
+      const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
+      return async () => { for (const t of running) await t.stop() }
+    },
+    async closeCore () {
+      await feedback.stop()
+      await overrides.stop()
+      await cases.stop()
+      await controlPlane.stop()
+      await log.close()
+      await state.close()
+    }
+  }
+  return core
+}
 
+/** Wires the whole service of one process: core, relay, decisions materializer, topologies and HTTP API. */
+export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  const core = await startCore(config, logger, options)
+  const { state, log, topics, codec, identity, controlPlane, clock } = core
+  const decisionsTopic = topics.decisions
   const outbox = await Outbox.open(state)
   const velocity = new VelocityStore(state)
   const relay = new OutboxRelay(state, outbox, log, codec, {
@@ -84,21 +129,16 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     lingerMs: config.relayLingerMs,
     maxBatch: config.relayMaxBatch
   }, logger)
-  const controlPlane = new ControlPlane(state, log, topics.rulesets, identity.originId, logger)
   const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane)
   const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
   relay.start()
   await materializer.start()
-  await controlPlane.start()
   // The one-process service runs every topology in process; in Kafka mode each can also run alone.
-  const topologies = options.topologies === false ? [] : await Promise.all(Object.values(TOPOLOGIES).map(t => t.start({ config, logger, log, codec, topics })))
+  const stopTopologies = options.topologies === false ? async () => {} : await core.startTopologies()
 
   const server = buildServer({
-    state,
+    core,
     service,
-    control: controlPlane,
-    logger,
-    clock,
     health: () => ({ transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
   })
   let address: string | undefined
@@ -107,16 +147,14 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    server, state, velocity, log, relay, materializer, controlPlane, identity, decisionsTopic, topics, address,
+    ...core, server, velocity, relay, materializer, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()
         await relay.stop()
         await materializer.stop()
-        await controlPlane.stop()
-        for (const t of topologies) await t.stop()
-        await log.close()
-        await state.close()
+        await stopTopologies()
+        await core.closeCore()
       })()
       return closing
     }

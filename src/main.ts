@@ -1,5 +1,5 @@
 import pino from 'pino'
-import { decisionCodec, openEventLog, startApp, topicNames } from './app.js'
+import { startApp, startCore } from './app.js'
 import { loadConfig } from './config.js'
 import { TOPOLOGIES } from '../topologies/registry.js'
 
@@ -20,10 +20,10 @@ async function main (): Promise<void> {
       console.error(`unknown topology '${name ?? ''}'; available: ${Object.keys(TOPOLOGIES).join(', ') || '(none yet)'}`)
       process.exit(2)
     }
-    const log = await openEventLog(config, logger)
-    const running = await topology.start({ config, logger, log, codec: decisionCodec(config), topics: topicNames(config) })
-    logger.info({ topology: topology.name, transport: log.kind }, 'topology running')
-    onShutdown(logger, async () => { await running.stop(); await log.close() })
+    const core = await startCore(config, logger)
+    const stop = await core.startTopologies([topology.name])
+    logger.info({ topology: topology.name, transport: core.log.kind }, 'topology running')
+    onShutdown(logger, async () => { await stop(); await core.closeCore() })
     return
   }
   if (command !== 'start') {

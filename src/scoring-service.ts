@@ -5,7 +5,9 @@ import type { ActiveRuleset } from './pipeline/control-plane.js'
 import { decisionRecordOps } from './state/decision-ops.js'
 import { deviceSeenKey } from './state/device-history.js'
 import type { Outbox } from './state/outbox.js'
-import { overrideKeys, parseOverrides } from './state/overrides.js'
+import type { CaseGate, Override } from './decision/types.js'
+import { caseGateKey } from './state/cases.js'
+import { overrideKey, parseArrays, subjectKeys } from './state/overrides.js'
 import { parseConfig, policyKey } from './state/policies.js'
 import type { StateDb } from './state/state-db.js'
 import type { Scope, VelocityStore, VelocityView } from './state/velocity.js'
@@ -41,19 +43,27 @@ export class ScoringService {
   async score (call: ScoreCall): Promise<Decision> {
     const { scope, request, nowMs } = call
     const seenKey = deviceSeenKey(scope, request)
-    const controlKeys = [policyKey(scope), ...overrideKeys(scope, request)]
+    const overrideKeys = subjectKeys(request, (subject, value) => overrideKey(scope, subject, value))
+    const gateKeys = subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value))
+    // Layout: policy, overrides per subject, case gates per subject, device-seen marker (when a device is named).
+    const controlKeys = [policyKey(scope), ...overrideKeys, ...gateKeys]
     if (seenKey !== undefined) controlKeys.push(seenKey)
     const control = await this.state.getMany(controlKeys)
     const active = await this.rulesets.activeRuleset(scope)
     const velocity = await this.velocity.view(scope, request, nowMs, active.compiled.velocityNeeds)
     try {
-      return await this.decideAndRecord(call, velocity, control, seenKey !== undefined, active)
+      const gates = {
+        overrides: parseArrays<Override>(control.slice(1, 1 + overrideKeys.length)),
+        caseGates: parseArrays<CaseGate>(control.slice(1 + overrideKeys.length, 1 + overrideKeys.length + gateKeys.length))
+      }
+      return await this.decideAndRecord(call, velocity, control, seenKey !== undefined, active, gates)
     } finally {
       velocity.release()
     }
   }
 
-  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, control: Array<Buffer | undefined>, hasSeenKey: boolean, active: ActiveRuleset): Promise<Decision> {
+  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, control: Array<Buffer | undefined>, hasSeenKey: boolean, active: ActiveRuleset,
+    gates: { overrides: Override[], caseGates: CaseGate[] }): Promise<Decision> {
     const { scope, request, nowMs } = call
     const deviceKnown = hasSeenKey && control[control.length - 1] !== undefined
     const features: Record<string, number> = {
@@ -63,10 +73,9 @@ export class ScoringService {
       device_known: deviceKnown ? 1 : 0
     }
     velocity.features(features)
-    const overrides = parseOverrides(control.slice(1, hasSeenKey ? -1 : undefined))
     const policy = { ...parseConfig(control[0]), ruleset: active.ruleset }
     const rules = active.compiled
-    const evaluation = decide(request, { features, policy, rules, signals: {}, overrides, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
+    const evaluation = decide(request, { features, policy, rules, signals: {}, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
     const seq = this.outbox.nextSeq()

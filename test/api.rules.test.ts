@@ -72,6 +72,7 @@ describe('rules API', () => {
       rules: compileRuleset(version.ruleset),
       signals: {},
       overrides: [],
+      caseGates: [],
       now_ms: tx.created * 1000,
       tenant: scope.tenant,
       fallback_subject: decision.trace_id

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
-import { addOverride } from '../src/state/overrides.js'
 import { auth, LIVE_KEY, startTestApp } from './support/app.js'
 import { storeApiKey } from '../src/state/api-keys.js'
 
@@ -60,11 +59,12 @@ describe('POST /v1/score', () => {
   })
 
   it('applies an admin override (Stage 3) and records which gate changed the action', async () => {
-    await addOverride(app.state, { tenant: app.identity.defaultTenant, mode: 'test' }, { id: 'ovr_test1', subject: 'user_id', value: 'u-vip', action: 'reject', reason: 'chargeback ring', expires_at_ms: null })
+    const created = await app.server.inject({ method: 'POST', url: '/v1/overrides', headers: auth(), payload: { subject: 'user_id', value: 'u-vip', action: 'reject', reason: 'chargeback ring' } })
+    const id = created.json().id
     const res = (await score({ event: 'payment', user_id: 'u-vip', amount: 5 })).json()
-    expect(res.action).toBe('reject')
+    expect(res).toMatchObject({ action: 'reject', override_gate: `admin_override:${id}` })
     const tx = (await app.server.inject({ method: 'GET', url: `/v1/transactions/${res.trace_id}`, headers: auth() })).json()
-    expect(tx.evaluation).toMatchObject({ base_action: 'approve', override_gate: 'admin_override:ovr_test1' })
+    expect(tx.evaluation).toMatchObject({ base_action: 'approve', override_gate: `admin_override:${id}` })
   })
 })
 

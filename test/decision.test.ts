@@ -7,7 +7,7 @@ import { activation } from '../src/rules/language.js'
 import { compileRuleset } from '../src/rules/ruleset.js'
 import { scoreFeatures } from '../src/decision/stage2-score.js'
 import { applyOverrides } from '../src/decision/stage3-overrides.js'
-import type { DecisionContext, Override, Rule, ScoreRequest, TenantPolicy } from '../src/decision/types.js'
+import type { CaseGate, DecisionContext, Override, Rule, ScoreRequest, TenantPolicy } from '../src/decision/types.js'
 
 const quiet = { amount: 40, user_present: 1, device_present: 1, device_known: 1, user_count_1h: 0, ip_count_1h: 0, device_count_1h: 0, user_count_24h: 3, user_sum_24h: 120 }
 const rule = (r: Partial<Rule> & Pick<Rule, 'id' | 'expression' | 'action'>): Rule => ({ name: r.id, mode: 'enforce', priority: 100, description: '', status: 'active', ...r })
@@ -21,13 +21,13 @@ const policyWith = (extra: Rule[] = [], items: Record<string, string[]> = {}): T
 }
 const ctx = (over: Partial<DecisionContext> & { policy?: TenantPolicy } = {}): DecisionContext => {
   const policy = over.policy ?? defaultPolicy()
-  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, overrides: [], now_ms: 1_800_000_000_000, tenant: 'ten_t', fallback_subject: 'trc_t', ...over }
+  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, overrides: [], caseGates: [], now_ms: 1_800_000_000_000, tenant: 'ten_t', fallback_subject: 'trc_t', ...over }
 }
 const stage1 = (request: ScoreRequest, policy: TenantPolicy, signals: Record<string, number> = {}) => {
   const rules = compileRuleset(policy.ruleset)
   return evaluateRules(rules.enforce, rules.shadow, activation({ request, features: quiet, signals, lists: rules.lists }))
 }
-const override = (o: Partial<Override>): Override => ({ id: 'ovr_1', subject: 'user_id', value: 'u1', action: 'reject', reason: 'test', expires_at_ms: null, ...o })
+const override = (o: Partial<Override>): Override => ({ id: 'ovr_1', subject: 'user_id', value: 'u1', action: 'reject', reason: 'test', created_ms: 0, expires_at_ms: null, ...o })
 
 describe('Stage 1: tenant rules', () => {
   it('rejects a request naming any deny-listed subject, including IPs by CIDR and countries', () => {
@@ -101,16 +101,35 @@ describe('Stage 2: score', () => {
 
 describe('Stage 3: admin overrides', () => {
   it('promotes or demotes the action for the matching subject and names the gate', () => {
-    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', [override({})], 0)).toEqual({ action: 'reject', gate: 'admin_override:ovr_1' })
-    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'reject', [override({ action: 'approve' })], 0)).toEqual({ action: 'approve', gate: 'admin_override:ovr_1' })
-    expect(applyOverrides({ event: 'x', user_id: 'u2' }, 'approve', [override({})], 0)).toEqual({ action: 'approve', gate: null })
+    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', [override({})], [], 0)).toEqual({ action: 'reject', gate: 'admin_override:ovr_1' })
+    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'reject', [override({ action: 'approve' })], [], 0)).toEqual({ action: 'approve', gate: 'admin_override:ovr_1' })
+    expect(applyOverrides({ event: 'x', user_id: 'u2' }, 'approve', [override({})], [], 0)).toEqual({ action: 'approve', gate: null })
   })
 
   it('ignores expired overrides and lets the newest of several win', () => {
-    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', [override({ expires_at_ms: 1000 })], 1000).gate).toBeNull()
-    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', [override({ expires_at_ms: 1001 })], 1000).action).toBe('reject')
+    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', [override({ expires_at_ms: 1000 })], [], 1000).gate).toBeNull()
+    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', [override({ expires_at_ms: 1001 })], [], 1000).action).toBe('reject')
     const both = [override({ id: 'ovr_2', action: 'flag' }), override({ id: 'ovr_1', action: 'reject' })]
-    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', both, 0)).toEqual({ action: 'flag', gate: 'admin_override:ovr_2' })
+    expect(applyOverrides({ event: 'x', user_id: 'u1' }, 'approve', both, [], 0)).toEqual({ action: 'flag', gate: 'admin_override:ovr_2' })
+  })
+})
+
+describe('Stage 3: case review outcomes', () => {
+  const gate = (g: Partial<CaseGate>): CaseGate => ({ case_id: 'case_1', outcome: 'safe', at_ms: 1000, until_ms: 5000, ...g })
+  const req = { event: 'payment', user_id: 'u1' }
+
+  it('demotes flag to approve while a safe outcome lasts, and only flags', () => {
+    expect(applyOverrides(req, 'flag', [], [gate({})], 2000)).toEqual({ action: 'approve', gate: 'case_review:case_1' })
+    expect(applyOverrides(req, 'reject', [], [gate({})], 2000)).toEqual({ action: 'reject', gate: null })
+    expect(applyOverrides(req, 'flag', [], [gate({})], 5000)).toEqual({ action: 'flag', gate: null })
+    expect(applyOverrides(req, 'flag', [], [gate({})], 999)).toEqual({ action: 'flag', gate: null })
+  })
+
+  it('promotes to reject after fraud or chargeback; the newest outcome wins; admin overrides rank above', () => {
+    expect(applyOverrides(req, 'approve', [], [gate({ outcome: 'fraud', until_ms: null })], 2000)).toEqual({ action: 'reject', gate: 'case_review:case_1' })
+    const both = [gate({ outcome: 'fraud', until_ms: null }), gate({ case_id: 'case_2', outcome: 'safe', at_ms: 1500 })]
+    expect(applyOverrides(req, 'flag', [], both, 2000)).toEqual({ action: 'approve', gate: 'case_review:case_2' })
+    expect(applyOverrides(req, 'flag', [override({ action: 'flag' })], [gate({ outcome: 'fraud', until_ms: null })], 2000)).toEqual({ action: 'flag', gate: null })
   })
 })
 

@@ -132,6 +132,18 @@ export function eventLogContract (transport: string, fixture: EventLogFixture): 
       expect(got.map(r => r.key)).toEqual(Array.from({ length: 8 }, (_, i) => `tenant-a:v${i}`))
     })
 
+    it('reports per partition the offset the next record will get', async () => {
+      const log = await open()
+      const topic = fixture.name('ends')
+      await log.ensureTopics([{ name: topic, partitions: 2 }])
+      expect(await log.endOffsets(topic)).toEqual([0, 0])
+      await log.append(topic, [...records('a', 3, () => 'same'), ...records('b', 1, () => 'other')])
+      const ends = await log.endOffsets(topic)
+      expect(ends.reduce((a, b) => a + b, 0)).toBe(4)
+      const got = await collector(log, fixture.name('g'), [topic]).until(4)
+      for (const r of got) expect(r.offset).toBeLessThan(ends[r.partition]!)
+    })
+
     it('starts a new group at the end when fromBeginning is false', async () => {
       const log = await open()
       const topic = fixture.name('latest')

@@ -30,7 +30,7 @@ describe('rule-triggered topology', () => {
     const sub = await app.log.subscribe({ group: 'test-events', topics: [app.topics.events], onBatch: async records => { for (const r of records) seen.push(parseEvent(r.value)) } })
     try {
       const mine = await eventually(() => {
-        const hits = seen.filter(e => e.data.trace_id === decision.trace_id)
+        const hits = seen.filter(e => e.type === 'rule.triggered' && e.data.trace_id === decision.trace_id)
         return hits.length >= 2 ? hits : undefined
       }, 10000, 'rule.triggered events')
       expect(mine.map(e => [e.type, e.data.rule_id, e.data.mode]).sort()).toEqual([['rule.triggered', 'big_payout', 'enforce'], ['rule.triggered', 'payout_shadow', 'shadow']])

@@ -1,7 +1,13 @@
 import type { Logger } from 'pino'
 import type { Config } from '../src/config.js'
 import type { EventLog } from '../src/eventlog/event-log.js'
+import type { ControlPlane } from '../src/pipeline/control-plane.js'
+import type { CommandOutcome } from '../src/pipeline/cases-materializer.js'
+import type { TopicMaterializer } from '../src/pipeline/topic-materializer.js'
+import type { CaseRecord } from '../src/cases/types.js'
+import type { TopicNames } from '../src/topics.js'
 import type { DecisionCodec } from '../src/serde/decision-codec.js'
+import type { StateDb } from '../src/state/state-db.js'
 
 /**
  * A topology: a stream processor that runs alone (`node dist/src/main.js topology <name>`, Kafka mode) or
@@ -12,7 +18,12 @@ export interface TopologyContext {
   logger: Logger
   log: EventLog
   codec: DecisionCodec
-  topics: { prefix: string, decisions: string, events: string }
+  topics: TopicNames
+  /** This process's local state and its materialized views, for topologies that keep state. */
+  state: StateDb
+  control: ControlPlane
+  cases: TopicMaterializer<CaseRecord, CommandOutcome>
+  clock: () => number
 }
 export interface RunningTopology { stop(): Promise<void> }
 export interface Topology {

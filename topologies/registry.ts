@@ -1,7 +1,9 @@
 import type { Topology } from './index.js'
+import { caseOpener } from './case-opener.js'
 import { ruleTriggered } from './rule-triggered.js'
 
-/** Every topology by name. case-opener, async-scorer, signal-updater, webhook-delivery and feedback join as they are built. */
+/** Every topology by name. async-scorer, signal-updater and webhook-delivery join as they are built. */
 export const TOPOLOGIES: Record<string, Topology> = {
-  [ruleTriggered.name]: ruleTriggered
+  [ruleTriggered.name]: ruleTriggered,
+  [caseOpener.name]: caseOpener
 }

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto'
 import type { TransactionRecord } from '../src/records/transaction-record.js'
-import { eventRecord, type ServiceEvent } from '../src/records/service-event.js'
+import { eventRecord, stableEventId, type ServiceEvent } from '../src/records/service-event.js'
 import type { RunningTopology, Topology, TopologyContext } from './index.js'
 
 /** Stable across replays and retries: the same hit always yields the same event id. */
 export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {
-  return 'evt_' + createHash('sha256').update(`rule.triggered\u0000${traceId}\u0000${ruleId}\u0000${mode}`).digest('hex').slice(0, 24)
+  return stableEventId('rule.triggered', traceId, ruleId, mode)
 }
 
 /** One `rule.triggered` event per enforce or shadow rule that matched a decision. Pure. */

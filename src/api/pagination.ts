@@ -20,3 +20,15 @@ export function paginate<T, R> (sorted: readonly T[], idOf: (item: T) => string,
   const page = sorted.slice(from, from + limit)
   return { object: 'list', url, has_more: from + limit < sorted.length, data: page.map(view) }
 }
+
+/** A page from items already in id order after `starting_after` (a key-range scan): the first `limit` kept ones. */
+export async function pageOf<T> (items: AsyncIterable<T>, keep: (item: T) => boolean, query: ListQuery): Promise<{ data: T[], has_more: boolean }> {
+  const limit = query.limit === undefined ? 10 : Number(query.limit)
+  const data: T[] = []
+  for await (const item of items) {
+    if (!keep(item)) continue
+    if (data.length === limit) return { data, has_more: true }
+    data.push(item)
+  }
+  return { data, has_more: false }
+}

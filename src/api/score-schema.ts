@@ -39,7 +39,8 @@ export const decisionSchema = {
         action: { type: 'string', enum: ['approve', 'flag', 'reject'] },
         rules: { type: 'array', items: { type: 'string' } }
       }
-    }
+    },
+    override_gate: { type: 'string' }
   }
 } as const
 

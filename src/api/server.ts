@@ -1,12 +1,12 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import type { Logger } from 'pino'
 import { newId } from '../ids.js'
-import type { ControlPlane } from '../pipeline/control-plane.js'
 import type { ScoringService } from '../scoring-service.js'
 import { lookupApiKey } from '../state/api-keys.js'
-import type { StateDb } from '../state/state-db.js'
+import type { Core } from '../app.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
+import { caseRoutes } from './routes/cases.js'
+import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
 import { scoreRoutes } from './routes/score.js'
 import { transactionRoutes } from './routes/transactions.js'
@@ -23,17 +23,15 @@ declare module 'fastify' {
 }
 
 export interface ServerDeps {
-  state: StateDb
+  core: Core
   service: ScoringService
-  control: ControlPlane
-  logger: Logger
-  clock: () => number
   health: () => Record<string, unknown>
 }
 
 export function buildServer (deps: ServerDeps): FastifyInstance {
+  const { core } = deps
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: core.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('trc'),
     bodyLimit: 1024 * 1024,
@@ -51,15 +49,17 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
     void reply.header('x-trace-id', request.id)
     const scope = request.routeOptions.config.scope
     if (scope === undefined) return
-    const secret = bearerSecret(request.headers.authorization, deps.clock())
-    const principal = principalFor(await lookupApiKey(deps.state, secret))
+    const secret = bearerSecret(request.headers.authorization, core.clock())
+    const principal = principalFor(await lookupApiKey(core.state, secret))
     requireScope(principal, scope)
     request.principal = principal
   })
 
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
-  scoreRoutes(app, deps.service, deps.clock)
-  transactionRoutes(app, deps.state)
-  ruleRoutes(app, deps.state, deps.control, deps.clock)
+  scoreRoutes(app, deps.service, core.clock)
+  transactionRoutes(app, core.state)
+  ruleRoutes(app, core.state, core.controlPlane, core.clock)
+  caseRoutes(app, core)
+  overrideRoutes(app, core)
   return app
 }

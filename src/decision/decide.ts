@@ -27,11 +27,12 @@ export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation
   const level = riskLevel(score, ctx.policy.thresholds)
   const scored = ctx.policy.actions[level]
   const baseAction = combine(rules.enforce, scored)
-  const gated = applyOverrides(request, baseAction, ctx.overrides, ctx.now_ms)
+  const gated = applyOverrides(request, baseAction, ctx.overrides, ctx.caseGates, ctx.now_ms)
   const decision: Evaluation['decision'] = { score, risk_level: level, action: gated.action, signals, rules: rules.enforce.matched }
+  if (gated.gate !== null) decision.override_gate = gated.gate
   if (rules.shadow !== undefined) {
     const shadowBase = combine(withShadow(rules.enforce, rules.shadow), scored)
-    decision.shadow = { action: applyOverrides(request, shadowBase, ctx.overrides, ctx.now_ms).action, rules: rules.shadow.matched }
+    decision.shadow = { action: applyOverrides(request, shadowBase, ctx.overrides, ctx.caseGates, ctx.now_ms).action, rules: rules.shadow.matched }
   }
   return {
     decision,

@@ -1,18 +1,32 @@
-import type { Action, Override, ScoreRequest } from './types.js'
+import { subjectValue } from './subjects.js'
+import type { Action, CaseGate, Override, ScoreRequest } from './types.js'
 
 export interface OverrideOutcome { action: Action, gate: string | null }
 
+const unchanged = (action: Action): OverrideOutcome => ({ action, gate: null })
+
 /**
- * Stage 3: admin overrides promote or demote the action for a subject until they expire.
- * When several match, the most recently created one (highest id) wins: ids sort by creation time.
+ * Stage 3, override gates, pure. In order of authority:
+ * 1. admin overrides: force the action for a subject until they expire; the newest matching one wins;
+ * 2. case review outcomes of earlier cases about the same subject (the newest wins): `safe` demotes `flag`
+ *    to `approve` until its demotion ends, `fraud` and `chargeback` promote anything to `reject`.
+ * Only gates in force at the event's time count. `gate` names the gate that changed the action.
  */
-export function applyOverrides (request: ScoreRequest, action: Action, overrides: readonly Override[], nowMs: number): OverrideOutcome {
-  let chosen: Override | undefined
+export function applyOverrides (request: ScoreRequest, action: Action, overrides: readonly Override[], caseGates: readonly CaseGate[], nowMs: number): OverrideOutcome {
+  let admin: Override | undefined
   for (const o of overrides) {
-    if (o.expires_at_ms !== null && o.expires_at_ms <= nowMs) continue
-    if (request[o.subject] !== o.value) continue
-    if (chosen === undefined || o.id > chosen.id) chosen = o
+    if (o.created_ms > nowMs || (o.expires_at_ms !== null && o.expires_at_ms <= nowMs)) continue
+    if (subjectValue(request, o.subject) !== o.value) continue
+    if (admin === undefined || o.id > admin.id) admin = o
   }
-  if (chosen === undefined || chosen.action === action) return { action, gate: null }
-  return { action: chosen.action, gate: `admin_override:${chosen.id}` }
+  if (admin !== undefined) return admin.action === action ? unchanged(action) : { action: admin.action, gate: `admin_override:${admin.id}` }
+
+  let review: CaseGate | undefined
+  for (const g of caseGates) {
+    if (g.at_ms > nowMs || (g.until_ms !== null && g.until_ms <= nowMs)) continue
+    if (review === undefined || g.at_ms > review.at_ms) review = g
+  }
+  if (review === undefined) return unchanged(action)
+  const gated: Action = review.outcome === 'safe' ? (action === 'flag' ? 'approve' : action) : 'reject'
+  return gated === action ? unchanged(action) : { action: gated, gate: `case_review:${review.case_id}` }
 }

@@ -1,4 +1,5 @@
 import type { CompiledRuleset } from '../rules/ruleset.js'
+import type { Subject } from './subjects.js'
 
 export type Action = 'approve' | 'flag' | 'reject'
 export type RiskLevel = 'low' | 'medium' | 'high'
@@ -28,6 +29,8 @@ export interface Decision {
   latency_ms: number
   /** Present when shadow-mode rules were evaluated: what they would have done. Never changes `action`. */
   shadow?: ShadowOutcome
+  /** Present when a Stage 3 gate changed the action: `admin_override:<id>` or `case_review:<case id>`. */
+  override_gate?: string
 }
 
 /** decision.shadow: the action the shadow rules would have produced and the ids of those that matched. */
@@ -39,8 +42,6 @@ export interface ShadowOutcome {
 /** Numeric feature values a decision saw; recorded with it so re-evaluation reproduces it. */
 export type Features = Record<string, number>
 
-export type Subject = 'user_id' | 'email' | 'device_id' | 'ip'
-export const SUBJECTS: readonly Subject[] = ['user_id', 'email', 'device_id', 'ip']
 
 /** A tenant rule: a CEL expression (src/rules/language.ts) and what a match does. */
 export interface Rule {
@@ -103,7 +104,18 @@ export interface Override {
   value: string
   action: Action
   reason: string
+  created_ms: number
   expires_at_ms: number | null
+}
+
+/** A case outcome gating later decisions of the case's subjects (Stage 3). */
+export interface CaseGate {
+  case_id: string
+  outcome: 'fraud' | 'safe' | 'chargeback'
+  /** When the outcome was set: only decisions at or after it are gated (event time). */
+  at_ms: number
+  /** `safe` demotions end then; fraud and chargeback gates do not expire. */
+  until_ms: number | null
 }
 
 /** Everything a decision depends on besides the request: read from local state before deciding. */
@@ -114,6 +126,7 @@ export interface DecisionContext {
   rules: CompiledRuleset
   signals: Record<string, number>
   overrides: Override[]
+  caseGates: CaseGate[]
   now_ms: number
   /** Tenant id: part of the rollout hash. */
   tenant: string

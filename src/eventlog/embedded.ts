@@ -117,6 +117,10 @@ export class EmbeddedEventLog implements EventLog {
     for (const group of this.groups.values()) for (const m of group.members) m.wake()
   }
 
+  async endOffsets (topicName: string): Promise<number[]> {
+    return this.topic(topicName).next.slice()
+  }
+
   async subscribe (options: SubscribeOptions): Promise<Subscription> {
     for (const t of options.topics) this.topic(t)
     let group = this.groups.get(options.group)

@@ -55,5 +55,7 @@ export interface EventLog {
   /** Resolves once the records are durable (fsynced locally, or acknowledged by all in-sync replicas). */
   append(topic: string, records: LogRecord[]): Promise<void>
   subscribe(options: SubscribeOptions): Promise<Subscription>
+  /** Per partition, the offset the next appended record will get (records so far: 0 .. end-1). */
+  endOffsets(topic: string): Promise<number[]>
   close(): Promise<void>
 }

@@ -1,4 +1,4 @@
-import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs'
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
 import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, LogRecord, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
@@ -104,6 +104,20 @@ export class KafkaEventLog implements EventLog {
     return count
   }
 
+  private admin: Admin | undefined
+
+  async endOffsets (topic: string): Promise<number[]> {
+    if (this.admin === undefined) {
+      const admin = this.kafka.admin()
+      await admin.connect()
+      this.admin = admin
+    }
+    const offsets = await this.admin.fetchTopicOffsets(topic)
+    const ends: number[] = []
+    for (const o of offsets) ends[o.partition] = Number(o.high)
+    return ends
+  }
+
   async subscribe (options: SubscribeOptions): Promise<Subscription> {
     const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000 })
     await consumer.connect()
@@ -142,5 +156,7 @@ export class KafkaEventLog implements EventLog {
     this.consumers.clear()
     await this.producer?.disconnect()
     this.producer = undefined
+    await this.admin?.disconnect()
+    this.admin = undefined
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { LogRecord } from '../eventlog/event-log.js'
 
 /** The webhook event envelope (DESIGN.md): id stable across retries, type from the catalog. */
@@ -17,4 +18,9 @@ export function eventRecord (tenantId: string, event: ServiceEvent): LogRecord {
 
 export function parseEvent (value: Buffer): ServiceEvent {
   return JSON.parse(value.toString()) as ServiceEvent
+}
+
+/** An event id derived from what caused it: replays and retries of the same cause give the same id. */
+export function stableEventId (...cause: string[]): string {
+  return 'evt_' + createHash('sha256').update(cause.join('\u0000')).digest('hex').slice(0, 24)
 }

@@ -55,7 +55,8 @@ export function toEvent (r: TransactionRecord): DecisionRecorded {
       rules: r.decision.rules,
       traceId: r.decision.trace_id,
       latencyMs: r.decision.latency_ms,
-      shadow: r.decision.shadow === undefined ? undefined : create(ShadowOutcomeSchema, r.decision.shadow)
+      shadow: r.decision.shadow === undefined ? undefined : create(ShadowOutcomeSchema, r.decision.shadow),
+      overrideGate: r.decision.override_gate
     }),
     rulesetVersion: r.ruleset_version,
     modelVersion: r.model_version,
@@ -100,7 +101,8 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
       rules: d.rules,
       trace_id: d.traceId,
       latency_ms: d.latencyMs,
-      shadow: d.shadow === undefined ? undefined : { action: d.shadow.action as Action, rules: d.shadow.rules }
+      shadow: d.shadow === undefined ? undefined : { action: d.shadow.action as Action, rules: d.shadow.rules },
+      override_gate: d.overrideGate
     }),
     ruleset_version: e.rulesetVersion,
     model_version: e.modelVersion,

@@ -1,9 +1,9 @@
+import type { CaseOutcome } from '../cases/types.js'
 import type { Action } from '../decision/types.js'
 import type { TransactionRecord } from '../records/transaction-record.js'
 import { activation, type CompiledRule } from './language.js'
 import type { ListMatcher } from './lists.js'
 
-export type CaseOutcome = 'fraud' | 'safe' | 'chargeback'
 
 export interface BacktestReport {
   evaluated: number

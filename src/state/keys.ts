@@ -25,5 +25,10 @@ export const TAG = {
   checkpoint: 'c',
   velocity: 'w',
   rulesetVersion: 'r',
-  rulesetActive: 'a'
+  rulesetActive: 'a',
+  overrideById: 'i',
+  caseRecord: 'e',
+  caseByTrace: 't',
+  caseGate: 'g',
+  label: 'l'
 } as const

@@ -1,32 +1,30 @@
-import { SUBJECTS, type Override, type ScoreRequest, type Subject } from '../decision/types.js'
-import { writeBatchSync } from '../storage/rocks.js'
+import { SUBJECTS, subjectValue, type Subject } from '../decision/subjects.js'
+import type { Override, ScoreRequest } from '../decision/types.js'
 import { stateKey, TAG } from './keys.js'
-import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
 
-/** Admin overrides, one list per (tenant, mode, subject, value). */
+/** Admin overrides in force for one (tenant, mode, subject, value), as a JSON array. */
 export function overrideKey (scope: Scope, subject: Subject, value: string): Buffer {
   return stateKey(TAG.override, scope.tenant, scope.mode, subject, value)
 }
 
-/** Keys to read for a request: one per subject it names. */
-export function overrideKeys (scope: Scope, request: ScoreRequest): Buffer[] {
+export function overrideByIdKey (scope: Scope, id: string): Buffer {
+  return stateKey(TAG.overrideById, scope.tenant, scope.mode, id)
+}
+
+/** Keys of per-subject records to read for a request: one per subject it names. */
+export function subjectKeys (request: ScoreRequest, key: (subject: Subject, value: string) => Buffer): Buffer[] {
   const keys: Buffer[] = []
   for (const subject of SUBJECTS) {
-    const value = request[subject]
-    if (value !== undefined) keys.push(overrideKey(scope, subject, value))
+    const value = subjectValue(request, subject)
+    if (value !== undefined) keys.push(key(subject, value))
   }
   return keys
 }
 
-export function parseOverrides (values: Array<Buffer | undefined>): Override[] {
-  const out: Override[] = []
-  for (const v of values) if (v !== undefined) out.push(...JSON.parse(v.toString()) as Override[])
+/** Concatenates JSON arrays read from per-subject keys. */
+export function parseArrays<T> (values: Array<Buffer | undefined>): T[] {
+  const out: T[] = []
+  for (const v of values) if (v !== undefined) out.push(...JSON.parse(v.toString()) as T[])
   return out
-}
-
-export async function addOverride (state: StateDb, scope: Scope, override: Override): Promise<void> {
-  const key = overrideKey(scope, override.subject, override.value)
-  const existing = parseOverrides([await state.get(key)])
-  writeBatchSync(state.db, [{ type: 'put', key, value: Buffer.from(JSON.stringify([...existing, override])) }], true)
 }

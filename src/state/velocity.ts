@@ -22,7 +22,8 @@ const SLOTS = { m: 60, h: 24 } as const
 type Resolution = keyof typeof SLOTS
 const LINKS_KEPT = 256
 
-export interface Scope { tenant: string, mode: 'live' | 'test' }
+export type Mode = 'live' | 'test'
+export interface Scope { tenant: string, mode: Mode }
 
 interface Entry { key: Buffer, counters: Float64Array | undefined, links: Map<string, number> | undefined, pins: number }
 

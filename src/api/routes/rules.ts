@@ -5,6 +5,7 @@ import { ChangeRejected, type ControlPlane } from '../../pipeline/control-plane.
 import { backtest } from '../../rules/backtest.js'
 import { compileRule, RuleSyntaxError, type CompiledRule } from '../../rules/language.js'
 import type { StateDb } from '../../state/state-db.js'
+import { labelsOf } from '../../state/labels.js'
 import { transactionsBetween } from '../../state/transactions.js'
 import { invalidListItem } from '../../rules/lists.js'
 import type { Principal } from '../auth.js'
@@ -173,8 +174,10 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
     const records = []
     for await (const r of transactionsBetween(state, scope, from * 1000, to * 1000, BACKTEST_MAX + 1)) records.push(r)
     const truncated = records.length > BACKTEST_MAX
-    // Case outcomes arrive with the cases topology; until then every match is reported as unlabeled.
-    const report = backtest(program, records.slice(0, BACKTEST_MAX), active.compiled.lists, () => undefined)
+    const evaluated = records.slice(0, BACKTEST_MAX)
+    const labels = await labelsOf(state, scope, evaluated.map(r => r.trace_id))
+    const outcomes = new Map(labels.flatMap(l => l === undefined ? [] : [[l.trace_id, l.outcome] as const]))
+    const report = backtest(program, evaluated, active.compiled.lists, traceId => outcomes.get(traceId))
     return { object: 'backtest', rule_id: request.params.id, expression, from, to, ruleset_version: active.ruleset.version, truncated, ...report }
   })
 

@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/score.proto.
  */
 export const file_fraud_v1_score: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEi2QIKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfYW1vdW50QgsKCV9jdXJyZW5jeUIKCghfdXNlcl9pZEIFCgNfaXBCDAoKX2RldmljZV9pZEIICgZfZW1haWwirAEKCERlY2lzaW9uEg0KBXNjb3JlGAEgASgBEhIKCnJpc2tfbGV2ZWwYAiABKAkSDgoGYWN0aW9uGAMgASgJEg8KB3NpZ25hbHMYBCADKAkSDQoFcnVsZXMYBSADKAkSEAoIdHJhY2VfaWQYBiABKAkSEgoKbGF0ZW5jeV9tcxgHIAEoBRInCgZzaGFkb3cYCCABKAsyFy5mcmF1ZC52MS5TaGFkb3dPdXRjb21lIi4KDVNoYWRvd091dGNvbWUSDgoGYWN0aW9uGAEgASgJEg0KBXJ1bGVzGAIgAygJYgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEi2QIKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfYW1vdW50QgsKCV9jdXJyZW5jeUIKCghfdXNlcl9pZEIFCgNfaXBCDAoKX2RldmljZV9pZEIICgZfZW1haWwi2gEKCERlY2lzaW9uEg0KBXNjb3JlGAEgASgBEhIKCnJpc2tfbGV2ZWwYAiABKAkSDgoGYWN0aW9uGAMgASgJEg8KB3NpZ25hbHMYBCADKAkSDQoFcnVsZXMYBSADKAkSEAoIdHJhY2VfaWQYBiABKAkSEgoKbGF0ZW5jeV9tcxgHIAEoBRInCgZzaGFkb3cYCCABKAsyFy5mcmF1ZC52MS5TaGFkb3dPdXRjb21lEhoKDW92ZXJyaWRlX2dhdGUYCSABKAlIAIgBAUIQCg5fb3ZlcnJpZGVfZ2F0ZSIuCg1TaGFkb3dPdXRjb21lEg4KBmFjdGlvbhgBIAEoCRINCgVydWxlcxgCIAMoCWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * Body of POST /v1/score. Only `event` is required; every other field sharpens the decision.
@@ -126,6 +126,13 @@ export type Decision = Message<"fraud.v1.Decision"> & {
    * @generated from field: fraud.v1.ShadowOutcome shadow = 8;
    */
   shadow?: ShadowOutcome | undefined;
+
+  /**
+   * The Stage 3 gate that changed the action (admin_override:<id>, case_review:<case id>); absent otherwise.
+   *
+   * @generated from field: optional string override_gate = 9;
+   */
+  overrideGate?: string | undefined;
 };
 
 /**

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify'
+import type { Core } from '../../app.js'
+import { SUBJECTS, type Subject } from '../../decision/subjects.js'
+import type { Action, Override } from '../../decision/types.js'
+import { newId } from '../../ids.js'
+import type { OverrideRecord } from '../../pipeline/overrides-materializer.js'
+import { NotConfirmed } from '../../pipeline/topic-materializer.js'
+import { prefixRange, TAG } from '../../state/keys.js'
+import { overrideByIdKey } from '../../state/overrides.js'
+import type { Scope } from '../../state/velocity.js'
+import { scan } from '../../storage/rocks.js'
+import type { Principal } from '../auth.js'
+import { ApiError, notFound } from '../errors.js'
+import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+
+type StoredOverride = Override & { deleted: boolean }
+
+export function overrideResource (o: Override, scope: Scope, nowMs: number) {
+  return {
+    object: 'override',
+    id: o.id,
+    livemode: scope.mode === 'live',
+    subject: o.subject,
+    value: o.value,
+    action: o.action,
+    reason: o.reason,
+    created: Math.floor(o.created_ms / 1000),
+    expires_at: o.expires_at_ms === null ? null : Math.floor(o.expires_at_ms / 1000),
+    active: o.expires_at_ms === null || o.expires_at_ms > nowMs
+  }
+}
+
+const scopeOf = (p: Principal): Scope => ({ tenant: p.tenant, mode: p.mode })
+
+/**
+ * Admin overrides (Stage 3): force the action for one subject (user_id, email, device_id, ip or card =
+ * custom.card_fingerprint) until `expires_at`. Kept on the compacted `overrides` topic, materialized on every
+ * instance; a request returns once its change is applied on the instance that served it.
+ */
+export function overrideRoutes (app: FastifyInstance, core: Core): void {
+  const { state, clock } = core
+  const publish = async (p: Principal, override: Override, deleted: boolean) => {
+    const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.key.id, change_id: newId('chg') }
+    const applied = core.overrides.expect(change.change_id)
+    applied.catch(() => {})
+    await core.log.append(core.topics.overrides, [{ key: `${p.tenant}:${p.mode}:${override.id}`, value: Buffer.from(JSON.stringify(change)) }])
+    try {
+      await applied
+    } catch (err) {
+      if (err instanceof NotConfirmed) throw new ApiError(503, 'api_error', 'not_confirmed', 'The override change was queued but not confirmed in time.')
+      throw err
+    }
+  }
+  async function * storedOverrides (gte: Buffer, lt: Buffer): AsyncGenerator<StoredOverride> {
+    for await (const [, raw] of scan(state.db, gte, lt)) yield JSON.parse(raw.toString()) as StoredOverride
+  }
+  const find = async (scope: Scope, id: string): Promise<StoredOverride> => {
+    const raw = await state.get(overrideByIdKey(scope, id))
+    const o = raw === undefined ? undefined : JSON.parse(raw.toString()) as StoredOverride
+    if (o === undefined || o.deleted) throw notFound('override', id)
+    return o
+  }
+
+  app.post<{ Body: { subject: Subject, value: string, action: Action, reason?: string, expires_at?: number } }>('/v1/overrides', {
+    config: { scope: 'cases:write' },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['subject', 'value', 'action'],
+        properties: {
+          subject: { type: 'string', enum: [...SUBJECTS] },
+          value: { type: 'string', minLength: 1, maxLength: 256 },
+          action: { type: 'string', enum: ['approve', 'flag', 'reject'] },
+          reason: { type: 'string', maxLength: 1000 },
+          expires_at: { type: 'integer', minimum: 0 }
+        }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const now = clock()
+    const { subject, value, action, reason = '', expires_at: expiresAt } = request.body
+    if (expiresAt !== undefined && expiresAt * 1000 <= now) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'expires_at' must be in the future.", 'expires_at')
+    const override: Override = { id: newId('ovr', now), subject, value, action, reason, created_ms: now, expires_at_ms: expiresAt === undefined ? null : expiresAt * 1000 }
+    await publish(p, override, false)
+    return overrideResource(override, scopeOf(p), now)
+  })
+
+  app.get<{ Querystring: ListQuery }>('/v1/overrides', { config: { scope: 'cases:read' }, schema: { querystring: listQuerySchema } }, async request => {
+    const scope = scopeOf(request.principal!)
+    const q = request.query
+    const [gte, lt] = prefixRange(TAG.overrideById, scope.tenant, scope.mode)
+    const from = q.starting_after === undefined ? gte : Buffer.concat([overrideByIdKey(scope, q.starting_after), Buffer.from([0])])
+    const page = await pageOf(storedOverrides(from, lt), o => !o.deleted, q)
+    return { object: 'list', url: '/v1/overrides', has_more: page.has_more, data: page.data.map(o => overrideResource(o, scope, clock())) }
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:read' } }, async request => {
+    const scope = scopeOf(request.principal!)
+    return overrideResource(await find(scope, request.params.id), scope, clock())
+  })
+
+  app.delete<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:write' } }, async request => {
+    const p = request.principal!
+    const { deleted: _deleted, ...override } = await find(scopeOf(p), request.params.id)
+    await publish(p, override, true)
+    return { object: 'override', id: override.id, deleted: true }
+  })
+}

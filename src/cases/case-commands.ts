@@ -1,0 +1,31 @@
+import type { EventLog, LogRecord } from '../eventlog/event-log.js'
+import type { CommandOutcome } from '../pipeline/cases-materializer.js'
+import type { TopicMaterializer } from '../pipeline/topic-materializer.js'
+import type { Case, CaseCommand, CaseRecord } from './types.js'
+
+/**
+ * Key of a case's records on `case-commands` and `cases`: both topics have the same partition count, so the
+ * case's commands and states live in the partition that owns its id, and its writer is that partition's consumer.
+ */
+export const caseRecordKey = (c: Pick<Case, 'tenant_id' | 'mode' | 'id'>) => `${c.tenant_id}:${c.mode}:${c.id}`
+
+export function commandRecord (cmd: CaseCommand): LogRecord {
+  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(cmd)) }
+}
+
+export function caseStateRecord (cmd: CaseCommand, record: CaseRecord): LogRecord {
+  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(record)) }
+}
+
+/** Appends a command for the case's writer and waits until this instance has materialized its outcome. */
+export async function submitCaseCommand (log: EventLog, topic: string, cases: TopicMaterializer<CaseRecord, CommandOutcome>, cmd: CaseCommand): Promise<CommandOutcome> {
+  const outcome = cases.expect(cmd.id)
+  outcome.catch(() => {})
+  await log.append(topic, [commandRecord(cmd)])
+  return outcome
+}
+
+/** A `flag` decision's case: id derived from the trace id, so opening it again is a no-op (idempotent by trace_id). */
+export function caseIdForTrace (traceId: string): string {
+  return 'case_' + traceId.slice(traceId.indexOf('_') + 1)
+}

@@ -1,0 +1,58 @@
+import type { Case, CaseCommand, CaseEntry, CommandError } from './types.js'
+
+export type Transition =
+  | { accepted: true, case: Case, entry: CaseEntry }
+  | { accepted: false, error: CommandError }
+
+const reject = (status: CommandError['status'], code: string, message: string): Transition => ({ accepted: false, error: { status, code, message } })
+
+/**
+ * The case state machine, pure. Applied by the single writer of the case (the partition that owns its id).
+ *   open                       -> a new case in `open`; a second open of the same id is refused (resource_exists)
+ *   assign      open|in_review -> in_review with the assignee (reassignment allowed); closed -> 409
+ *   disposition open|in_review -> closed with the outcome fraud, safe or chargeback
+ *   disposition closed(safe|fraud) -> closed(chargeback) with outcome chargeback; any other -> 409
+ */
+export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): Transition {
+  const base = { command_id: cmd.id, at_ms: cmd.at_ms, actor: cmd.actor }
+  if (cmd.type === 'open') {
+    if (current !== undefined) return reject(409, 'resource_exists', `Case ${cmd.case_id} already exists.`)
+    const entry: CaseEntry = { ...base, type: 'opened', reason: cmd.reason }
+    return {
+      accepted: true,
+      entry,
+      case: {
+        id: cmd.case_id,
+        tenant_id: cmd.tenant_id,
+        mode: cmd.mode,
+        trace_id: cmd.trace_id,
+        status: 'open',
+        outcome: null,
+        assignee: null,
+        reason: cmd.reason,
+        opened_by: cmd.opened_by,
+        rules: cmd.rules,
+        subjects: cmd.subjects,
+        created_ms: cmd.at_ms,
+        updated_ms: cmd.at_ms,
+        version: 1,
+        history: [entry]
+      }
+    }
+  }
+  if (current === undefined) return reject(404, 'resource_missing', `No such case: '${cmd.case_id}'.`)
+  const next = (changes: Partial<Case>, entry: CaseEntry): Transition =>
+    ({ accepted: true, entry, case: { ...current, ...changes, updated_ms: cmd.at_ms, version: current.version + 1, history: [...current.history, entry] } })
+
+  if (cmd.type === 'assign') {
+    if (current.status === 'closed') return reject(409, 'case_closed', `Case ${current.id} is closed.`)
+    return next({ status: 'in_review', assignee: cmd.assignee }, { ...base, type: 'assigned', assignee: cmd.assignee })
+  }
+  const chargebackAfterReview = cmd.outcome === 'chargeback' && (current.outcome === 'safe' || current.outcome === 'fraud')
+  if (current.status === 'closed' && !chargebackAfterReview) {
+    return reject(409, 'invalid_transition', `Case ${current.id} is closed with outcome '${current.outcome}'; only a chargeback may follow a safe or fraud outcome.`)
+  }
+  const entry: CaseEntry = { ...base, type: 'dispositioned', outcome: cmd.outcome, reason: cmd.reason, analyst: cmd.analyst }
+  if (cmd.outcome === 'safe') entry.demote_until_ms = cmd.at_ms + cmd.demote_for_ms
+  return next({ status: 'closed', outcome: cmd.outcome }, entry)
+}

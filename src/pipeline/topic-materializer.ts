@@ -1,0 +1,133 @@
+import type { Logger } from 'pino'
+import type { ConsumedRecord, EventLog, Subscription } from '../eventlog/event-log.js'
+import { stateKey, TAG } from '../state/keys.js'
+import type { StateDb } from '../state/state-db.js'
+import type { WriteOp } from '../storage/rocks.js'
+
+/** The writes of one batch, readable before they are committed (later records see earlier ones). */
+export class BatchWrites {
+  private readonly pending = new Map<string, Buffer | null>()
+
+  constructor (private readonly state: StateDb) {}
+
+  async get (key: Buffer): Promise<Buffer | undefined> {
+    const hit = this.pending.get(key.toString('latin1'))
+    if (hit !== undefined) return hit ?? undefined
+    return this.state.get(key)
+  }
+
+  put (key: Buffer, value: Buffer): void { this.pending.set(key.toString('latin1'), value) }
+  del (key: Buffer): void { this.pending.set(key.toString('latin1'), null) }
+
+  ops (): WriteOp[] {
+    return [...this.pending].map(([k, v]) => v === null ? { type: 'del', key: Buffer.from(k, 'latin1') } : { type: 'put', key: Buffer.from(k, 'latin1'), value: v })
+  }
+}
+
+/**
+ * How one topic is materialized: `decode` a record's value (a record that cannot be decoded is logged and
+ * skipped), then `apply` it to the batch, returning [id, result] pairs for callers waiting on `expect(id)`
+ * (a command or change they appended), resolved once the record's effects are durable in this store.
+ */
+export interface Materialization<T, R> {
+  decode(value: Buffer): T
+  apply(value: T, record: ConsumedRecord, writes: BatchWrites): Promise<Array<[string, R]>>
+}
+
+/**
+ * Materializes one topic into the local store, like the decisions materializer: own consumer group per
+ * instance, from the beginning, partition offset checkpointed in the same batch as the state, records at or
+ * below the checkpoint skipped. Adds what request handlers need: wait for a record they appended to be
+ * applied here (`expect`), and wait until everything appended so far is applied (`catchUp`).
+ */
+export class TopicMaterializer<T, R> {
+  private subscription: Subscription | undefined
+  private readonly waiters = new Map<string, (result: R) => void>()
+  private readonly applied = new Map<number, number>()
+
+  constructor (
+    private readonly state: StateDb,
+    private readonly log: EventLog,
+    readonly topic: string,
+    private readonly group: string,
+    private readonly logger: Logger,
+    private readonly how: Materialization<T, R>
+  ) {}
+
+  async start (): Promise<void> {
+    this.subscription = await this.log.subscribe({ group: this.group, topics: [this.topic], fromBeginning: true, onBatch: records => this.apply(records) })
+  }
+
+  private checkpointKey (partition: number): Buffer {
+    return stateKey(TAG.checkpoint, this.topic, String(partition))
+  }
+
+  private async appliedOffset (partition: number): Promise<number> {
+    let offset = this.applied.get(partition)
+    if (offset === undefined) {
+      const raw = await this.state.get(this.checkpointKey(partition))
+      offset = raw === undefined ? -1 : Number(raw.toString())
+      if (!this.applied.has(partition)) this.applied.set(partition, offset)
+    }
+    return this.applied.get(partition)!
+  }
+
+  private async apply (records: ConsumedRecord[]): Promise<void> {
+    const partition = records[0]!.partition
+    const checkpoint = await this.appliedOffset(partition)
+    const writes = new BatchWrites(this.state)
+    const results: Array<[string, R]> = []
+    for (const r of records) {
+      if (r.offset <= checkpoint) continue
+      let value: T
+      try {
+        value = this.how.decode(r.value)
+      } catch (err) {
+        this.logger.error({ err, topic: this.topic, partition, offset: r.offset }, 'materializer: undecodable record skipped')
+        continue
+      }
+      results.push(...await this.how.apply(value, r, writes))
+    }
+    const last = records[records.length - 1]!.offset
+    await this.state.committer.commit([...writes.ops(), { type: 'put', key: this.checkpointKey(partition), value: Buffer.from(String(last)) }])
+    this.applied.set(partition, Math.max(last, this.applied.get(partition) ?? -1))
+    for (const [id, result] of results) {
+      this.waiters.get(id)?.(result)
+      this.waiters.delete(id)
+    }
+  }
+
+  /** Call BEFORE appending the record that carries `id`; resolves with its result once applied here. */
+  expect (id: string, timeoutMs = 30_000): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(id)
+        reject(new NotConfirmed(`${this.topic}: ${id} was not applied within ${timeoutMs} ms`))
+      }, timeoutMs)
+      this.waiters.set(id, result => { clearTimeout(timer); resolve(result) })
+    })
+  }
+
+  /** Resolves once every record appended to the topic before the call has been applied here. */
+  async catchUp (timeoutMs = 30_000): Promise<void> {
+    const ends = await this.log.endOffsets(this.topic)
+    const deadline = Date.now() + timeoutMs
+    for (let p = 0; p < ends.length; p++) {
+      while (await this.appliedOffset(p) < ends[p]! - 1) {
+        if (Date.now() > deadline) throw new NotConfirmed(`${this.topic}[${p}] not caught up within ${timeoutMs} ms`)
+        await new Promise(resolve => setTimeout(resolve, 5))
+      }
+    }
+  }
+
+  async stop (): Promise<void> {
+    await this.subscription?.close()
+    for (const id of this.waiters.keys()) this.waiters.delete(id)
+  }
+}
+
+/** A change was appended but this instance did not see it applied in time (it may still be applied). */
+export class NotConfirmed extends Error {}
+
+/** JSON record values (control-plane topics). */
+export const parseJson = <T>(value: Buffer): T => JSON.parse(value.toString()) as T

@@ -1,0 +1,27 @@
+import type { Case } from '../cases/types.js'
+import type { Subject } from '../decision/subjects.js'
+import { scan } from '../storage/rocks.js'
+import { prefixRange, stateKey, TAG } from './keys.js'
+import type { StateDb } from './state-db.js'
+import type { Scope } from './velocity.js'
+
+export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, scope.tenant, scope.mode, id)
+export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
+/** Case outcomes in force for one subject value (CaseGate[] as JSON), read by Stage 3. */
+export const caseGateKey = (scope: Scope, subject: Subject, value: string) => stateKey(TAG.caseGate, scope.tenant, scope.mode, subject, value)
+
+export async function getCase (state: StateDb, scope: Scope, id: string): Promise<Case | undefined> {
+  const raw = await state.get(caseKey(scope, id))
+  return raw === undefined ? undefined : JSON.parse(raw.toString()) as Case
+}
+
+export async function lookupCaseIdByTrace (state: StateDb, scope: Scope, traceId: string): Promise<string | undefined> {
+  return (await state.get(caseByTraceKey(scope, traceId)))?.toString()
+}
+
+/** Cases of a tenant and mode in id order (ids sort by creation time), after `startingAfter` when given. */
+export async function * scanCases (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<Case> {
+  const [gte, lt] = prefixRange(TAG.caseRecord, scope.tenant, scope.mode)
+  const from = startingAfter === undefined ? gte : Buffer.concat([caseKey(scope, startingAfter), Buffer.from([0])])
+  for await (const [, value] of scan(state.db, from, lt)) yield JSON.parse(value.toString()) as Case
+}

@@ -1,0 +1,32 @@
+import type { Config } from './config.js'
+import type { EventLog } from './eventlog/event-log.js'
+
+/** Every topic name, under the configured prefix. */
+export function topicNames (config: Pick<Config, 'topicPrefix'>) {
+  const p = config.topicPrefix
+  return {
+    prefix: p,
+    decisions: `${p}decisions`,
+    events: `${p}events`,
+    rulesets: `${p}rulesets`,
+    caseCommands: `${p}case-commands`,
+    cases: `${p}cases`,
+    overrides: `${p}overrides`,
+    feedback: `${p}feedback`
+  }
+}
+export type TopicNames = ReturnType<typeof topicNames>
+
+/** Creates the service's topics when missing. `case-commands` and `cases` share a partition count (case ownership). */
+export async function ensureServiceTopics (log: EventLog, config: Pick<Config, 'topicPrefix' | 'decisionsPartitions'>): Promise<void> {
+  const t = topicNames(config)
+  await log.ensureTopics([
+    { name: t.decisions, partitions: config.decisionsPartitions },
+    { name: t.rulesets, partitions: 3, compacted: true },
+    { name: t.events, partitions: 6 },
+    { name: t.caseCommands, partitions: 6 },
+    { name: t.cases, partitions: 6, compacted: true },
+    { name: t.overrides, partitions: 3, compacted: true },
+    { name: t.feedback, partitions: 6 }
+  ])
+}

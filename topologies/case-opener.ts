@@ -1,0 +1,56 @@
+import { caseIdForTrace, commandRecord } from '../src/cases/case-commands.js'
+import { writeCases } from '../src/cases/case-writer.js'
+import type { CaseCommand } from '../src/cases/types.js'
+import { subjectsOf } from '../src/decision/subjects.js'
+import type { TransactionRecord } from '../src/records/transaction-record.js'
+import type { RunningTopology, Topology, TopologyContext } from './index.js'
+
+/** The open command of a `flag` decision's case. Pure; the same decision always gives the same command. */
+export function openCommandFor (d: TransactionRecord): CaseCommand {
+  return {
+    id: `cmd_open_${d.trace_id}`,
+    type: 'open',
+    tenant_id: d.tenant_id,
+    mode: d.livemode ? 'live' : 'test',
+    case_id: caseIdForTrace(d.trace_id),
+    at_ms: d.created_ms,
+    actor: 'case-opener',
+    trace_id: d.trace_id,
+    reason: d.decision.rules.length > 0 ? `Flagged by rules: ${d.decision.rules.join(', ')}` : `Flagged at ${d.decision.risk_level} risk (score ${d.decision.score})`,
+    opened_by: 'rule',
+    rules: d.decision.rules,
+    subjects: subjectsOf(d.request)
+  }
+}
+
+/**
+ * Cases: every `flag` decision on the decisions stream becomes an open command on `case-commands` (case id
+ * derived from the trace id, so idempotent), and the same topology is the single writer that applies every
+ * case command (flags, analysts' opens, assignments, dispositions) in the partition that owns the case id.
+ */
+export const caseOpener: Topology = {
+  name: 'case-opener',
+  description: 'opens a case per flag decision; single writer of case transitions; case.created / case.dispositioned events, feedback labels',
+  async start (ctx: TopologyContext): Promise<RunningTopology> {
+    const opener = await ctx.log.subscribe({
+      group: `${ctx.topics.prefix}case-opener`,
+      topics: [ctx.topics.decisions],
+      fromBeginning: true,
+      onBatch: async records => {
+        const commands = []
+        for (const r of records) {
+          const decision = await ctx.codec.decode(r.topic, r.value)
+          if (decision.decision.action === 'flag') commands.push(commandRecord(openCommandFor(decision)))
+        }
+        if (commands.length > 0) await ctx.log.append(ctx.topics.caseCommands, commands)
+      }
+    })
+    const writer = await ctx.log.subscribe({
+      group: `${ctx.topics.prefix}case-writer`,
+      topics: [ctx.topics.caseCommands],
+      fromBeginning: true,
+      onBatch: records => writeCases({ ...ctx, topics: ctx.topics }, records)
+    })
+    return { stop: async () => { await opener.close(); await writer.close() } }
+  }
+}
