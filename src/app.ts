@@ -83,7 +83,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const clock = options.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true })
   const state = await openStateDb(path.join(config.dataDir, 'state'))
-  const identity = await bootstrap(state, config.bootstrapKeys, clock())
+  const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
   const log = await openEventLog(config, logger)
   const topics = topicNames(config)
   await ensureServiceTopics(log, config)

@@ -22,9 +22,9 @@ async function getOrCreate (state: StateDb, name: string, make: () => string): P
 }
 
 /** First start of a data directory: an origin id, a default tenant and one sandbox key with every scope. */
-export async function bootstrap (state: StateDb, extraKeys: readonly string[], nowMs: number): Promise<Identity> {
+export async function bootstrap (state: StateDb, extraKeys: readonly string[], nowMs: number, tenantId?: string): Promise<Identity> {
   const [originId] = await getOrCreate(state, 'origin_id', () => newId('org'))
-  const [defaultTenant, created] = await getOrCreate(state, 'default_tenant', () => newId('ten'))
+  const [defaultTenant, created] = await getOrCreate(state, 'default_tenant', () => tenantId ?? newId('ten'))
   const register = (secret: string, name: string) => storeApiKey(state, secret, {
     id: newId('key', nowMs),
     name,
