@@ -51,8 +51,27 @@ export class KafkaEventLog implements EventLog {
           }))
         })
       }
+      await this.untilLeadersKnown(admin, specs.map(s => s.name))
     } finally {
       await admin.disconnect()
+    }
+  }
+
+  /**
+   * A topic another instance has just created is listed before every broker serves its metadata; consumers
+   * subscribing then fail with UNKNOWN_TOPIC_OR_PARTITION. Wait until each partition has a leader.
+   */
+  private async untilLeadersKnown (admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      try {
+        const meta = await admin.fetchTopicMetadata({ topics })
+        if (meta.topics.every(t => t.partitions.length > 0 && t.partitions.every(p => p.leader >= 0))) return
+      } catch (err) {
+        if (Date.now() > deadline) throw err
+      }
+      if (Date.now() > deadline) throw new Error(`topics ${topics.join(', ')} have no leaders after ${timeoutMs} ms`)
+      await new Promise(resolve => setTimeout(resolve, 100))
     }
   }
 
