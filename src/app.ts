@@ -100,6 +100,8 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const core: Core = {
     config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
+      const unknown = names.find(n => TOPOLOGIES[n] === undefined)
+      if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
       const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, clock }
       const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
       return async () => { for (const t of running) await t.stop() }
@@ -133,8 +135,10 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
   relay.start()
   await materializer.start()
-  // The one-process service runs every topology in process; in Kafka mode each can also run alone.
-  const stopTopologies = options.topologies === false ? async () => {} : await core.startTopologies()
+  // The one-process service runs every topology in process; in Kafka mode each can also run alone
+  // (TOPOLOGIES=none here, `main.js topology <name>` elsewhere).
+  const inProcess = options.topologies === false ? [] : config.inProcessTopologies === 'all' ? undefined : config.inProcessTopologies
+  const stopTopologies = await core.startTopologies(inProcess)
 
   const server = buildServer({
     core,

@@ -15,6 +15,8 @@ export interface Config {
   relayMaxBatch: number
   /** Extra API keys registered for the default tenant at start (sk_test_/sk_live_ secrets), for ops and tests. */
   bootstrapKeys: string[]
+  /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
+  inProcessTopologies: 'all' | string[]
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
   defaultTenantId: string | undefined
 }
@@ -44,6 +46,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),
-    defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID
+    defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
+    inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }
 }

@@ -7,8 +7,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 export interface ServiceProcess { child: ChildProcess, url: string, output: () => string }
 
 /** Starts the real service entry point (src/main.ts through tsx) as a child process and waits until it listens. */
-export async function startService (env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+export async function startService (env: Record<string, string>, args: string[] = [], ready = /"address":"(http:\/\/[^"]+)"/): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
@@ -19,8 +19,8 @@ export async function startService (env: Record<string, string>): Promise<Servic
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 30000)
     child.stdout!.on('data', d => {
       output += d
-      const m = /"address":"(http:\/\/[^"]+)"/.exec(output)
-      if (m !== null) { clearTimeout(timer); resolve(m[1]!) }
+      const m = ready.exec(output)
+      if (m !== null) { clearTimeout(timer); resolve(m[1] ?? '') }
     })
     child.once('exit', code => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output}`)) })
   })
@@ -38,4 +38,9 @@ export async function stopService (s: ServiceProcess, signal: NodeJS.Signals = '
   const exited = once(s.child, 'exit')
   s.child.kill(signal)
   await exited
+}
+
+/** Starts one topology alone (`main.ts topology <name>`) and waits until it runs. */
+export function startTopology (name: string, env: Record<string, string>): Promise<ServiceProcess> {
+  return startService(env, ['topology', name], /"msg":"topology running"/)
 }
