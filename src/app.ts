@@ -10,6 +10,10 @@ import { casesMaterializer, type CommandOutcome } from './pipeline/cases-materia
 import { feedbackMaterializer } from './pipeline/feedback-materializer.js'
 import { overridesMaterializer, type OverrideRecord } from './pipeline/overrides-materializer.js'
 import type { TopicMaterializer } from './pipeline/topic-materializer.js'
+import { AuditLog, type AuditEntry } from './audit/audit-log.js'
+import { auditMaterializer } from './pipeline/audit-materializer.js'
+import { deliveriesMaterializer, webhooksMaterializer } from './pipeline/webhooks-materializer.js'
+import type { Delivery, WebhookRecord } from './webhooks/types.js'
 import { ensureServiceTopics, topicNames, type TopicNames } from './topics.js'
 import type { TopologyContext } from '../topologies/index.js'
 import { bootstrap, type Identity } from './bootstrap.js'
@@ -74,6 +78,10 @@ export interface Core {
   cases: TopicMaterializer<CaseRecord, CommandOutcome>
   overrides: TopicMaterializer<OverrideRecord, OverrideRecord>
   feedback: TopicMaterializer<FeedbackLabel, undefined>
+  webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
+  deliveries: TopicMaterializer<Delivery, Delivery>
+  auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
+  audit: AuditLog
   /** Runs the registered topologies in this process; returns a stop function. */
   startTopologies(names?: string[]): Promise<() => Promise<void>>
   closeCore(): Promise<void>
@@ -93,23 +101,24 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const cases = casesMaterializer(state, log, topics.cases, origin, logger)
   const overrides = overridesMaterializer(state, log, topics.overrides, origin, logger)
   const feedback = feedbackMaterializer(state, log, topics.feedback, origin, logger)
+  const webhooks = webhooksMaterializer(state, log, topics.webhooks, origin, logger)
+  const deliveries = deliveriesMaterializer(state, log, topics.webhookDeliveries, origin, logger)
+  const auditEntries = auditMaterializer(state, log, topics.audit, origin, logger)
+  const audit = new AuditLog(log, topics.audit, clock)
+  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries]
   await controlPlane.start()
-  await cases.start()
-  await overrides.start()
-  await feedback.start()
+  for (const v of views) await v.start()
   const core: Core = {
-    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback,
+    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
-      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, clock }
+      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, webhooks, audit, clock }
       const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
       return async () => { for (const t of running) await t.stop() }
     },
     async closeCore () {
-      await feedback.stop()
-      await overrides.stop()
-      await cases.stop()
+      for (const v of views) await v.stop()
       await controlPlane.stop()
       await log.close()
       await state.close()

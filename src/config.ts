@@ -17,6 +17,10 @@ export interface Config {
   bootstrapKeys: string[]
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
   inProcessTopologies: 'all' | string[]
+  /** Webhook delivery: timeout of one attempt, multiplier of the retry schedule (tests shrink it), extra CA file. */
+  webhookTimeoutMs: number
+  webhookBackoffScale: number
+  webhookCaFile: string | undefined
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
   defaultTenantId: string | undefined
 }
@@ -46,6 +50,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
+    webhookBackoffScale: Number(env.WEBHOOK_BACKOFF_SCALE ?? '1'),
+    webhookCaFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }

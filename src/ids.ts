@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz'
 
@@ -22,4 +22,9 @@ export function idLowerBound (prefix: string, ms: number): string {
 /** `<prefix>_` + 10 time characters + 16 random ones: sortable by creation time, unguessable. */
 export function newId (prefix: string, nowMs = Date.now()): string {
   return `${prefix}_${timePart(nowMs)}${base32(randomBytes(16))}`
+}
+
+/** Like newId but derived from `parts` (same inputs, same id): for records a replay must not duplicate. */
+export function stableId (prefix: string, ms: number, ...parts: string[]): string {
+  return `${prefix}_${timePart(ms)}${base32(createHash('sha256').update(parts.join('\u0000')).digest().subarray(0, 16))}`
 }

@@ -12,7 +12,11 @@ export function topicNames (config: Pick<Config, 'topicPrefix'>) {
     caseCommands: `${p}case-commands`,
     cases: `${p}cases`,
     overrides: `${p}overrides`,
-    feedback: `${p}feedback`
+    feedback: `${p}feedback`,
+    webhooks: `${p}webhooks`,
+    webhookDeliveries: `${p}webhook-deliveries`,
+    webhookDeadLetters: `${p}webhook-dead-letters`,
+    audit: `${p}audit`
   }
 }
 export type TopicNames = ReturnType<typeof topicNames>
@@ -27,6 +31,10 @@ export async function ensureServiceTopics (log: EventLog, config: Pick<Config, '
     { name: t.caseCommands, partitions: 6 },
     { name: t.cases, partitions: 6, compacted: true },
     { name: t.overrides, partitions: 3, compacted: true },
-    { name: t.feedback, partitions: 6 }
+    { name: t.feedback, partitions: 6 },
+    { name: t.webhooks, partitions: 3, compacted: true },
+    { name: t.webhookDeliveries, partitions: 6, compacted: true },
+    { name: t.webhookDeadLetters, partitions: 6 },
+    { name: t.audit, partitions: 6 }
   ])
 }

@@ -8,6 +8,8 @@ import type { CaseRecord } from '../src/cases/types.js'
 import type { TopicNames } from '../src/topics.js'
 import type { DecisionCodec } from '../src/serde/decision-codec.js'
 import type { StateDb } from '../src/state/state-db.js'
+import type { AuditLog } from '../src/audit/audit-log.js'
+import type { WebhookRecord } from '../src/webhooks/types.js'
 
 /**
  * A topology: a stream processor that runs alone (`node dist/src/main.js topology <name>`, Kafka mode) or
@@ -23,6 +25,8 @@ export interface TopologyContext {
   state: StateDb
   control: ControlPlane
   cases: TopicMaterializer<CaseRecord, CommandOutcome>
+  webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
+  audit: AuditLog
   clock: () => number
 }
 export interface RunningTopology { stop(): Promise<void> }

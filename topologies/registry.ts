@@ -1,9 +1,11 @@
 import type { Topology } from './index.js'
 import { caseOpener } from './case-opener.js'
 import { ruleTriggered } from './rule-triggered.js'
+import { webhookDelivery } from './webhook-delivery.js'
 
-/** Every topology by name. async-scorer, signal-updater and webhook-delivery join as they are built. */
+/** Every topology by name. async-scorer and signal-updater join as they are built. */
 export const TOPOLOGIES: Record<string, Topology> = {
   [ruleTriggered.name]: ruleTriggered,
-  [caseOpener.name]: caseOpener
+  [caseOpener.name]: caseOpener,
+  [webhookDelivery.name]: webhookDelivery
 }

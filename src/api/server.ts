@@ -10,6 +10,7 @@ import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
 import { scoreRoutes } from './routes/score.js'
 import { transactionRoutes } from './routes/transactions.js'
+import { webhookRoutes } from './routes/webhooks.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,5 +62,6 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
   ruleRoutes(app, core.state, core.controlPlane, core.clock)
   caseRoutes(app, core)
   overrideRoutes(app, core)
+  webhookRoutes(app, core)
   return app
 }

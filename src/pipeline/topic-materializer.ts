@@ -30,6 +30,8 @@ export class BatchWrites {
  * (a command or change they appended), resolved once the record's effects are durable in this store.
  */
 export interface Materialization<T, R> {
+  /** Runs before each batch (e.g. wait until a view this one reads is caught up). */
+  beforeBatch?(): Promise<void>
   decode(value: Buffer): T
   apply(value: T, record: ConsumedRecord, writes: BatchWrites): Promise<Array<[string, R]>>
 }
@@ -75,6 +77,7 @@ export class TopicMaterializer<T, R> {
   private async apply (records: ConsumedRecord[]): Promise<void> {
     const partition = records[0]!.partition
     const checkpoint = await this.appliedOffset(partition)
+    await this.how.beforeBatch?.()
     const writes = new BatchWrites(this.state)
     const results: Array<[string, R]> = []
     for (const r of records) {

@@ -30,5 +30,11 @@ export const TAG = {
   caseRecord: 'e',
   caseByTrace: 't',
   caseGate: 'g',
-  label: 'l'
+  label: 'l',
+  webhook: 'h',
+  deliveryView: 'y',
+  deliveryIndex: 'j',
+  deliveryOwned: 'q',
+  deliveryDue: 'u',
+  audit: 'z'
 } as const

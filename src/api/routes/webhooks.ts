@@ -1,0 +1,184 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Core } from '../../app.js'
+import { newId } from '../../ids.js'
+import { NotConfirmed } from '../../pipeline/topic-materializer.js'
+import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../state/webhooks.js'
+import type { Scope } from '../../state/velocity.js'
+import { newWebhookSecret } from '../../webhooks/signature.js'
+import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type Delivery, type EventType, type WebhookEndpoint, type WebhookRecord } from '../../webhooks/types.js'
+import { ApiError, notFound } from '../errors.js'
+import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+
+/** Previous secrets keep signing this long after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000
+
+export function endpointResource (e: WebhookEndpoint, secret?: string) {
+  return {
+    object: 'webhook_endpoint',
+    id: e.id,
+    livemode: e.mode === 'live',
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    status: e.status,
+    disabled_reason: e.disabled_reason,
+    created: Math.floor(e.created_ms / 1000),
+    ...(secret === undefined ? {} : { secret })
+  }
+}
+
+export function deliveryResource (d: Delivery) {
+  const last = d.attempts[d.attempts.length - 1]
+  return {
+    object: 'webhook_delivery',
+    id: d.id,
+    webhook_endpoint: d.endpoint_id,
+    event: { id: d.event_id, type: d.event_type },
+    status: d.status,
+    attempts_count: d.attempts.length,
+    attempts: d.attempts.map(a => ({ at: Math.floor(a.at_ms / 1000), status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+    last_error: last?.error ?? null,
+    next_attempt: d.next_attempt_ms === null ? null : Math.floor(d.next_attempt_ms / 1000),
+    replay_of: d.replay_of,
+    created: Math.floor(d.created_ms / 1000)
+  }
+}
+
+/** HTTPS only, no credentials in the URL, at most 2,048 characters. */
+function checkedUrl (raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'url' is not a valid URL.", 'url')
+  }
+  if (url.protocol !== 'https:') throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'url' must be an https:// URL.", 'url')
+  if (url.username !== '' || url.password !== '') throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'url' must not carry credentials.", 'url')
+  return url.toString()
+}
+
+const urlSchema = { type: 'string', minLength: 8, maxLength: 2048 }
+const eventsSchema = { type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: { type: 'string', enum: [...EVENT_TYPES] } }
+const descriptionSchema = { type: 'string', maxLength: 1000 }
+
+export function webhookRoutes (app: FastifyInstance, core: Core): void {
+  const { state, clock } = core
+  const scopeOf = (request: FastifyRequest): Scope => ({ tenant: request.principal!.tenant, mode: request.principal!.mode })
+  const find = async (request: FastifyRequest, id: string) => {
+    const e = await getEndpoint(state, scopeOf(request), id)
+    if (e === undefined) throw notFound('webhook endpoint', id)
+    return e
+  }
+  /** Publishes the endpoint's new state (null: deleted), waits until applied here, and audits the change. */
+  const publish = async (request: FastifyRequest, id: string, endpoint: WebhookEndpoint | null, action: string, data: Record<string, unknown> = {}) => {
+    const p = request.principal!
+    const record: WebhookRecord = { tenant_id: p.tenant, mode: p.mode, id, endpoint, change_id: newId('chg'), actor: p.key.id }
+    const applied = core.webhooks.expect(record.change_id)
+    applied.catch(() => {})
+    await core.log.append(core.topics.webhooks, [{ key: `${p.tenant}:${p.mode}:${id}`, value: Buffer.from(JSON.stringify(record)) }])
+    try {
+      await applied
+    } catch (err) {
+      if (err instanceof NotConfirmed) throw new ApiError(503, 'api_error', 'not_confirmed', 'The change was queued but not confirmed in time.')
+      throw err
+    }
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
+  }
+  const config = { scope: 'webhooks:manage' }
+
+  app.post<{ Body: { url: string, events: EventType[], description?: string } }>('/v1/webhooks', {
+    config,
+    schema: { body: { type: 'object', additionalProperties: false, required: ['url', 'events'], properties: { url: urlSchema, events: eventsSchema, description: descriptionSchema } } }
+  }, async request => {
+    const { tenant, mode } = scopeOf(request)
+    const now = clock()
+    const secret = newWebhookSecret()
+    const endpoint: WebhookEndpoint = {
+      id: newId('we', now), tenant_id: tenant, mode, url: checkedUrl(request.body.url), events: request.body.events, description: request.body.description ?? '',
+      status: 'enabled', disabled_reason: null, secrets: [{ secret, created_ms: now, expires_ms: null }], created_ms: now, updated_ms: now
+    }
+    await publish(request, endpoint.id, endpoint, 'webhook_endpoint.created', { url: endpoint.url, events: endpoint.events })
+    return endpointResource(endpoint, secret)
+  })
+
+  app.get<{ Querystring: ListQuery }>('/v1/webhooks', { config, schema: { querystring: listQuerySchema } }, async request => {
+    const page = await pageOf(scanEndpoints(state, scopeOf(request), request.query.starting_after), () => true, request.query)
+    return { object: 'list', url: '/v1/webhooks', has_more: page.has_more, data: page.data.map(e => endpointResource(e)) }
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/webhooks/:id', { config }, async request => endpointResource(await find(request, request.params.id)))
+
+  app.post<{ Params: { id: string }, Body: { url?: string, events?: EventType[], description?: string, status?: 'enabled' | 'disabled' } }>('/v1/webhooks/:id', {
+    config,
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { url: urlSchema, events: eventsSchema, description: descriptionSchema, status: { type: 'string', enum: ['enabled', 'disabled'] } }
+      }
+    }
+  }, async request => {
+    const current = await find(request, request.params.id)
+    const b = request.body
+    const updated: WebhookEndpoint = {
+      ...current,
+      url: b.url === undefined ? current.url : checkedUrl(b.url),
+      events: b.events ?? current.events,
+      description: b.description ?? current.description,
+      status: b.status ?? current.status,
+      disabled_reason: b.status === undefined ? current.disabled_reason : null,
+      updated_ms: clock()
+    }
+    await publish(request, current.id, updated, 'webhook_endpoint.updated', { ...b })
+    return endpointResource(updated)
+  })
+
+  app.delete<{ Params: { id: string } }>('/v1/webhooks/:id', { config }, async request => {
+    const current = await find(request, request.params.id)
+    await publish(request, current.id, null, 'webhook_endpoint.deleted')
+    return { object: 'webhook_endpoint', id: current.id, deleted: true }
+  })
+
+  app.post<{ Params: { id: string } }>('/v1/webhooks/:id/rotate_secret', { config }, async request => {
+    const current = await find(request, request.params.id)
+    const now = clock()
+    const secret = newWebhookSecret()
+    const overlapEnds = now + ROTATION_OVERLAP_MS
+    const secrets = [
+      ...current.secrets.filter(s => s.expires_ms === null || s.expires_ms > now).map(s => ({ ...s, expires_ms: Math.min(s.expires_ms ?? overlapEnds, overlapEnds) })),
+      { secret, created_ms: now, expires_ms: null }
+    ]
+    const updated = { ...current, secrets, updated_ms: now }
+    await publish(request, current.id, updated, 'webhook_endpoint.secret_rotated', { previous_secrets_expire: Math.floor(overlapEnds / 1000) })
+    return { ...endpointResource(updated, secret), previous_secret_expires: Math.floor(overlapEnds / 1000) }
+  })
+
+  app.get<{ Params: { id: string }, Querystring: ListQuery & { status?: Delivery['status'] } }>('/v1/webhooks/:id/deliveries', {
+    config,
+    schema: { querystring: { ...listQuerySchema, properties: { ...listQuerySchema.properties, status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } } } }
+  }, async request => {
+    const endpoint = await find(request, request.params.id)
+    const q = request.query
+    const page = await pageOf(scanDeliveries(state, scopeOf(request), endpoint.id, q.starting_after), d => q.status === undefined || d.status === q.status, q)
+    return { object: 'list', url: `/v1/webhooks/${endpoint.id}/deliveries`, has_more: page.has_more, data: page.data.map(deliveryResource) }
+  })
+
+  app.post<{ Params: { id: string, delivery: string } }>('/v1/webhooks/:id/deliveries/:delivery/replay', { config }, async request => {
+    const endpoint = await find(request, request.params.id)
+    const d = await getDeliveryView(state, scopeOf(request), request.params.delivery)
+    if (d === undefined || d.endpoint_id !== endpoint.id) throw notFound('webhook delivery', request.params.delivery)
+    if (endpoint.status !== 'enabled') throw new ApiError(409, 'invalid_request_error', 'endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
+    const replayId = newId('rpl', clock())
+    const p = request.principal!
+    // The same event (same id and body) goes back on the events topic addressed to this endpoint only.
+    await core.log.append(core.topics.events, [{
+      key: p.tenant,
+      value: Buffer.from(d.payload),
+      headers: { tenant_id: p.tenant, type: d.event_type, event_id: d.event_id, [REPLAY_HEADERS.endpoint]: endpoint.id, [REPLAY_HEADERS.id]: replayId, [REPLAY_HEADERS.of]: d.id }
+    }])
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'webhook_delivery.replayed', object_type: 'webhook_endpoint', object_id: endpoint.id, trace_id: request.id, data: { delivery: d.id, replay: replayId } })
+    const created = (JSON.parse(d.payload) as { created: number }).created
+    return { object: 'webhook_delivery_replay', id: replayId, delivery: deliveryIdFor({ id: d.event_id, created }, endpoint.id, replayId), webhook_endpoint: endpoint.id, replay_of: d.id, status: 'queued' }
+  })
+}

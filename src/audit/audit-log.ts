@@ -1,0 +1,32 @@
+import type { EventLog } from '../eventlog/event-log.js'
+import { newId } from '../ids.js'
+import type { Mode } from '../state/velocity.js'
+
+/** One audit entry: who changed what, with the request's trace id, on the append-only `audit` topic. */
+export interface AuditEntry {
+  id: string
+  tenant_id: string
+  mode: Mode
+  /** API key id, or the component that acted (e.g. webhook-delivery). */
+  actor: string
+  /** e.g. webhook_endpoint.created, webhook_endpoint.secret_rotated */
+  action: string
+  object_type: string
+  object_id: string
+  /** The request that made the change (its X-Trace-Id), or the decision's trace id. */
+  trace_id: string | null
+  at_ms: number
+  data: Record<string, unknown>
+}
+
+export type AuditInput = Omit<AuditEntry, 'id' | 'at_ms'>
+
+export class AuditLog {
+  constructor (private readonly log: EventLog, private readonly topic: string, private readonly clock: () => number) {}
+
+  async record (input: AuditInput): Promise<void> {
+    const at = this.clock()
+    const entry: AuditEntry = { id: newId('aud', at), at_ms: at, ...input }
+    await this.log.append(this.topic, [{ key: `${entry.tenant_id}:${entry.object_id}`, value: Buffer.from(JSON.stringify(entry)) }])
+  }
+}
