@@ -5,18 +5,23 @@ import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import { parseJson, TopicMaterializer } from './topic-materializer.js'
 
-/** Audit entries of a tenant and mode by id, and indexed by object id and trace id (values: entry ids). */
+/**
+ * Audit entries of a tenant and mode by id, and indexed by object id and by trace id (values: entry ids).
+ * Index keys sort by time, then by log position (`order`), so entries of one object keep the order they were written.
+ */
 export const auditKey = (tenant: string, mode: string, id: string) => stateKey(TAG.audit, tenant, mode, 'e', id)
-export const auditByObjectKey = (tenant: string, mode: string, objectId: string, id: string) => stateKey(TAG.audit, tenant, mode, 'o', objectId, id)
-export const auditByTraceKey = (tenant: string, mode: string, traceId: string, id: string) => stateKey(TAG.audit, tenant, mode, 't', traceId, id)
+export const auditByObjectKey = (tenant: string, mode: string, objectId: string, order: string) => stateKey(TAG.audit, tenant, mode, 'o', objectId, order)
+export const auditByTraceKey = (tenant: string, mode: string, traceId: string, order: string) => stateKey(TAG.audit, tenant, mode, 't', traceId, order)
+const orderOf = (e: AuditEntry, partition: number, offset: number) => `${String(e.at_ms).padStart(15, '0')}:${partition}:${String(offset).padStart(15, '0')}`
 
 export function auditMaterializer (state: StateDb, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<AuditEntry, AuditEntry> {
   return new TopicMaterializer<AuditEntry, AuditEntry>(state, log, topic, `audit-${originId}`, logger, {
     decode: parseJson,
-    apply: async (e, _record, writes) => {
+    apply: async (e, record, writes) => {
+      const order = orderOf(e, record.partition, record.offset)
       writes.put(auditKey(e.tenant_id, e.mode, e.id), Buffer.from(JSON.stringify(e)))
-      writes.put(auditByObjectKey(e.tenant_id, e.mode, e.object_id, e.id), Buffer.from(e.id))
-      if (e.trace_id !== null) writes.put(auditByTraceKey(e.tenant_id, e.mode, e.trace_id, e.id), Buffer.from(e.id))
+      writes.put(auditByObjectKey(e.tenant_id, e.mode, e.object_id, order), Buffer.from(e.id))
+      if (e.trace_id !== null) writes.put(auditByTraceKey(e.tenant_id, e.mode, e.trace_id, order), Buffer.from(e.id))
       return [[e.id, e]]
     }
   })

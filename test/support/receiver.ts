@@ -35,6 +35,7 @@ export class Receiver {
   get url (): string { return `https://localhost:${this.port}/hooks` }
 
   async up (): Promise<void> {
+    if (this.server !== undefined) return
     const server = https.createServer(this.tls, (req, res) => {
       const chunks: Buffer[] = []
       req.on('data', c => chunks.push(c))
