@@ -18,18 +18,18 @@ export function webhooksMaterializer (state: StateDb, log: EventLog, topic: stri
   })
 }
 
-/** Every instance's copy of delivery states (compacted `webhook-deliveries` topic), for listing and replay. */
+/**
+ * Every instance's copy of delivery states (compacted `webhook-deliveries` topic), for listing and replay.
+ * A delivery has one writer and all its states share a partition, so the latest record in log order wins: a
+ * writer that crashed after publishing a state but before storing it publishes the same version again.
+ */
 export function deliveriesMaterializer (state: StateDb, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<Delivery, Delivery> {
   return new TopicMaterializer<Delivery, Delivery>(state, log, topic, `deliveries-${originId}`, logger, {
     decode: parseJson,
     apply: async (d, _record, writes) => {
       const scope = { tenant: d.tenant_id, mode: d.mode }
-      const key = deliveryViewKey(scope, d.endpoint_id, d.id)
-      const raw = await writes.get(key)
-      if (raw === undefined || (JSON.parse(raw.toString()) as Delivery).version < d.version) {
-        writes.put(key, Buffer.from(JSON.stringify(d)))
-        writes.put(deliveryIndexKey(scope, d.id), Buffer.from(d.endpoint_id))
-      }
+      writes.put(deliveryViewKey(scope, d.endpoint_id, d.id), Buffer.from(JSON.stringify(d)))
+      writes.put(deliveryIndexKey(scope, d.id), Buffer.from(d.endpoint_id))
       return [[`${d.id}@${d.version}`, d]]
     }
   })

@@ -52,7 +52,7 @@ export interface Delivery {
   created_ms: number
   /** Set on a replay: the delivery it replays. */
   replay_of: string | null
-  /** Increases with every change; the highest wins when materialized. */
+  /** Increases with every change (a state re-published after a crash may repeat a version). */
   version: number
 }
 
