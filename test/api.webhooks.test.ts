@@ -57,6 +57,25 @@ describe('webhook endpoints API', () => {
     expect((await call('POST', '/v1/webhooks', { url: 'https://example.com/x', events: ['case.created'] }, 'sk_test_noweb00000000000000000')).statusCode).toBe(403)
   })
 
+  it('keeps tenants apart: no access to another tenant\'s endpoints, no delivery of its events', async () => {
+    const other = 'sk_test_othertenant0000000000'
+    storeApiKey(app.state, other, { id: 'key_ot', name: 'o', tenant_id: 'ten_other', livemode: false, scopes: ['score:write', 'webhooks:manage'], created_ms: 0 })
+    const mine = (await call('POST', '/v1/webhooks', { url: receiver.url.replace('/hooks', '/mine'), events: ['rule.triggered'] })).json()
+    const theirs = (await call('POST', '/v1/webhooks', { url: receiver.url.replace('/hooks', '/theirs'), events: ['rule.triggered'] }, other)).json()
+    expect((await call('GET', `/v1/webhooks/${mine.id}`, undefined, other)).statusCode).toBe(404)
+    expect((await call('GET', '/v1/webhooks?limit=100', undefined, other)).json().data.map((e: { id: string }) => e.id)).toEqual([theirs.id])
+    const myTrace = await flag('u-tenant-mine')
+    const theirTrace = (await call('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-tenant-theirs' }, other)).json().trace_id
+    const mineGot = await eventually(() => [...receiver.accepted(r => r.event.data.trace_id === myTrace).values()][0], 10000, 'my event')
+    const theirsGot = await eventually(() => [...receiver.accepted(r => r.event.data.trace_id === theirTrace).values()][0], 10000, 'their event')
+    expect(verifyWebhookSignature(mineGot.body, mineGot.signature, mine.secret, 300, Math.floor(now / 1000))).toBe(true)
+    expect(verifyWebhookSignature(mineGot.body, mineGot.signature, theirs.secret, 300, Math.floor(now / 1000))).toBe(false)
+    expect(verifyWebhookSignature(theirsGot.body, theirsGot.signature, theirs.secret, 300, Math.floor(now / 1000))).toBe(true)
+    expect(receiver.requests.filter(r => r.event.data.trace_id === myTrace)).toHaveLength(1)
+    await call('DELETE', `/v1/webhooks/${mine.id}`)
+    await call('DELETE', `/v1/webhooks/${theirs.id}`, undefined, other)
+  })
+
   it('rotates the secret: both secrets sign for 24 h, then only the new one', async () => {
     const endpoint = (await call('POST', '/v1/webhooks', { url: receiver.url, events: ['rule.triggered'] })).json()
     const rotated = (await call('POST', `/v1/webhooks/${endpoint.id}/rotate_secret`)).json()
