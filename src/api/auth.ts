@@ -26,8 +26,10 @@ export function bearerSecret (header: string | undefined, nowMs: number): string
   return secret
 }
 
-export function principalFor (key: ApiKeyRecord | undefined): Principal {
+export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Principal {
   if (key === undefined) throw new ApiError(401, 'authentication_error', 'invalid_key', 'Invalid API key provided.')
+  if (key.status === 'revoked') throw new ApiError(401, 'authentication_error', 'key_revoked', 'This API key has been revoked.')
+  if (key.expires_ms != null && key.expires_ms <= nowMs) throw new ApiError(401, 'authentication_error', 'key_expired', 'This API key expired after a rotation; use the new key.')
   return { key, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
 }
 

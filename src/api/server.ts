@@ -51,7 +51,7 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
     const scope = request.routeOptions.config.scope
     if (scope === undefined) return
     const secret = bearerSecret(request.headers.authorization, core.clock())
-    const principal = principalFor(await lookupApiKey(core.state, secret))
+    const principal = principalFor(await lookupApiKey(core.state, secret), core.clock())
     requireScope(principal, scope)
     request.principal = principal
   })
@@ -59,7 +59,7 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
   scoreRoutes(app, deps.service, core.clock)
   transactionRoutes(app, core.state)
-  ruleRoutes(app, core.state, core.controlPlane, core.clock)
+  ruleRoutes(app, core)
   caseRoutes(app, core)
   overrideRoutes(app, core)
   webhookRoutes(app, core)

@@ -13,8 +13,10 @@ export interface AuditEntry {
   action: string
   object_type: string
   object_id: string
-  /** The request that made the change (its X-Trace-Id), or the decision's trace id. */
+  /** The request that made the change (its X-Trace-Id). */
   trace_id: string | null
+  /** The decision the change concerns (a case's trace id), when there is one. */
+  subject_trace_id?: string | null
   at_ms: number
   data: Record<string, unknown>
 }

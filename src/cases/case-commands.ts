@@ -1,6 +1,4 @@
-import type { EventLog, LogRecord } from '../eventlog/event-log.js'
-import type { CommandOutcome } from '../pipeline/cases-materializer.js'
-import type { TopicMaterializer } from '../pipeline/topic-materializer.js'
+import type { LogRecord } from '../eventlog/event-log.js'
 import type { Case, CaseCommand, CaseRecord } from './types.js'
 
 /**
@@ -15,14 +13,6 @@ export function commandRecord (cmd: CaseCommand): LogRecord {
 
 export function caseStateRecord (cmd: CaseCommand, record: CaseRecord): LogRecord {
   return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(record)) }
-}
-
-/** Appends a command for the case's writer and waits until this instance has materialized its outcome. */
-export async function submitCaseCommand (log: EventLog, topic: string, cases: TopicMaterializer<CaseRecord, CommandOutcome>, cmd: CaseCommand): Promise<CommandOutcome> {
-  const outcome = cases.expect(cmd.id)
-  outcome.catch(() => {})
-  await log.append(topic, [commandRecord(cmd)])
-  return outcome
 }
 
 /** A `flag` decision's case: id derived from the trace id, so opening it again is a no-op (idempotent by trace_id). */

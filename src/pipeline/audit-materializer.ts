@@ -21,7 +21,9 @@ export function auditMaterializer (state: StateDb, log: EventLog, topic: string,
       const order = orderOf(e, record.partition, record.offset)
       writes.put(auditKey(e.tenant_id, e.mode, e.id), Buffer.from(JSON.stringify(e)))
       writes.put(auditByObjectKey(e.tenant_id, e.mode, e.object_id, order), Buffer.from(e.id))
-      if (e.trace_id !== null) writes.put(auditByTraceKey(e.tenant_id, e.mode, e.trace_id, order), Buffer.from(e.id))
+      for (const trace of new Set([e.trace_id, e.subject_trace_id])) {
+        if (trace != null) writes.put(auditByTraceKey(e.tenant_id, e.mode, trace, order), Buffer.from(e.id))
+      }
       return [[e.id, e]]
     }
   })

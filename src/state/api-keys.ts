@@ -3,7 +3,8 @@ import { writeBatchSync } from '../storage/rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 
-export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage'] as const
+/** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
+export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage'] as const
 export type Scope = typeof ALL_SCOPES[number]
 
 /** What a key grants; the secret itself is never stored, only its SHA-256. */
@@ -14,10 +15,23 @@ export interface ApiKeyRecord {
   livemode: boolean
   scopes: string[]
   created_ms: number
+  /** Revoked keys answer 401 key_revoked. */
+  status?: 'active' | 'revoked'
+  /** Set on the old key of a rotation: valid until then, 401 key_expired after. */
+  expires_ms?: number | null
+  /** The prefix and last 4 characters, for display (sk_test_...abcd). */
+  redacted?: string
+  /** SHA-256 of the secret: how the key is found (the secret itself is never stored). */
+  secret_hash?: string
+  /** The key a rotation replaced this one with. */
+  rotated_to?: string | null
 }
 
-const hash = (secret: string) => createHash('sha256').update(secret).digest('hex')
-export const apiKeyKey = (secret: string) => stateKey(TAG.apiKey, hash(secret))
+export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex')
+export const apiKeyKey = (secret: string) => apiKeyHashKey(secretHash(secret))
+export const apiKeyHashKey = (hash: string) => stateKey(TAG.apiKey, hash)
+export const apiKeyByIdKey = (tenant: string, id: string) => stateKey(TAG.apiKeyById, tenant, id)
+export const redact = (secret: string) => `${secret.slice(0, 8)}...${secret.slice(-4)}`
 
 export function newSecret (livemode: boolean): string {
   return (livemode ? 'sk_live_' : 'sk_test_') + randomBytes(24).toString('base64url')

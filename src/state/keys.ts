@@ -36,5 +36,7 @@ export const TAG = {
   deliveryIndex: 'j',
   deliveryOwned: 'q',
   deliveryDue: 'u',
-  audit: 'z'
+  audit: 'z',
+  apiKeyById: 'b',
+  idempotency: 'n'
 } as const

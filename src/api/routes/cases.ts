@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../app.js'
-import { caseIdForTrace, submitCaseCommand } from '../../cases/case-commands.js'
+import { caseIdForTrace, commandRecord } from '../../cases/case-commands.js'
 import { CASE_OUTCOMES, type Case, type CaseCommand, type CaseSubjects } from '../../cases/types.js'
 import { subjectsOf, SUBJECTS } from '../../decision/subjects.js'
 import { newId } from '../../ids.js'
-import { NotConfirmed } from '../../pipeline/topic-materializer.js'
 import { getCase, lookupCaseIdByTrace, scanCases } from '../../state/cases.js'
 import { getTransaction } from '../../state/transactions.js'
 import type { Scope } from '../../state/velocity.js'
 import type { Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+import { publishChange } from '../publish.js'
 
 /** Default time a `safe` outcome demotes later flags of the case's subjects (30 days). */
 export const DEFAULT_SAFE_DEMOTION_HOURS = 720
@@ -40,20 +40,17 @@ const scopeOf = (p: Principal): Scope => ({ tenant: p.tenant, mode: p.mode })
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
 
-/** Sends a command to the case's writer and turns its outcome into the response (or the error it earned). */
-async function run (core: Core, cmd: CaseCommand) {
-  let outcome
-  try {
-    outcome = await submitCaseCommand(core.log, core.topics.caseCommands, core.cases, cmd)
-  } catch (err) {
-    if (err instanceof NotConfirmed) throw new ApiError(503, 'api_error', 'not_confirmed', 'The case change was queued but not confirmed in time; read the case to see whether it was applied.')
-    throw err
-  }
+/** Sends a command to the case's writer and turns its outcome into the response (or the error it earned); audits it. */
+async function run (core: Core, cmd: CaseCommand, requestId: string) {
+  const outcome = await publishChange(core.log, core.topics.caseCommands, core.cases, cmd.id, commandRecord(cmd))
   if (!outcome.accepted) {
     const e = outcome.error!
     throw new ApiError(e.status, 'invalid_request_error', e.code, e.message, e.status === 404 ? 'id' : undefined)
   }
-  return caseResource(outcome.case!)
+  const c = outcome.case!
+  const { id: _id, tenant_id: tenant, mode, case_id: caseId, at_ms: _at, actor, type, ...data } = cmd
+  await core.audit.record({ tenant_id: tenant, mode, actor, action: `case.${type}`, object_type: 'case', object_id: caseId, trace_id: requestId, subject_trace_id: c.trace_id, data })
+  return caseResource(c)
 }
 
 export function caseRoutes (app: FastifyInstance, core: Core): void {
@@ -81,7 +78,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     }
     if (subjects === undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
     const caseId = traceId === undefined ? newId('case', clock()) : caseIdForTrace(traceId)
-    return run(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects })
+    return run(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects }, request.id)
   })
 
   app.get<{ Querystring: ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string } }>('/v1/cases', {
@@ -116,7 +113,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
   app.post<{ Params: { id: string }, Body: { assignee: string } }>('/v1/cases/:id/assign', {
     config: { scope: 'cases:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['assignee'], properties: { assignee: text(200) } } }
-  }, request => run(core, { ...base(request.principal!, request.params.id), type: 'assign', assignee: request.body.assignee }))
+  }, request => run(core, { ...base(request.principal!, request.params.id), type: 'assign', assignee: request.body.assignee }, request.id))
 
   app.post<{ Params: { id: string }, Body: { outcome: Case['outcome'] & string, analyst: string, reason?: string, demote_for_hours?: number } }>('/v1/cases/:id/disposition', {
     config: { scope: 'cases:write' },
@@ -135,6 +132,6 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     }
   }, request => {
     const { outcome, analyst, reason = '', demote_for_hours: hours = DEFAULT_SAFE_DEMOTION_HOURS } = request.body
-    return run(core, { ...base(request.principal!, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 })
+    return run(core, { ...base(request.principal!, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }, request.id)
   })
 }

@@ -4,13 +4,13 @@ import { SUBJECTS, type Subject } from '../../decision/subjects.js'
 import type { Action, Override } from '../../decision/types.js'
 import { newId } from '../../ids.js'
 import type { OverrideRecord } from '../../pipeline/overrides-materializer.js'
-import { NotConfirmed } from '../../pipeline/topic-materializer.js'
 import { prefixRange, TAG } from '../../state/keys.js'
 import { overrideByIdKey } from '../../state/overrides.js'
 import type { Scope } from '../../state/velocity.js'
 import { scan } from '../../storage/rocks.js'
 import type { Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
+import { publishChange } from '../publish.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 
 type StoredOverride = Override & { deleted: boolean }
@@ -39,17 +39,10 @@ const scopeOf = (p: Principal): Scope => ({ tenant: p.tenant, mode: p.mode })
  */
 export function overrideRoutes (app: FastifyInstance, core: Core): void {
   const { state, clock } = core
-  const publish = async (p: Principal, override: Override, deleted: boolean) => {
+  const publish = async (p: Principal, override: Override, deleted: boolean, traceId: string) => {
     const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.key.id, change_id: newId('chg') }
-    const applied = core.overrides.expect(change.change_id)
-    applied.catch(() => {})
-    await core.log.append(core.topics.overrides, [{ key: `${p.tenant}:${p.mode}:${override.id}`, value: Buffer.from(JSON.stringify(change)) }])
-    try {
-      await applied
-    } catch (err) {
-      if (err instanceof NotConfirmed) throw new ApiError(503, 'api_error', 'not_confirmed', 'The override change was queued but not confirmed in time.')
-      throw err
-    }
+    await publishChange(core.log, core.topics.overrides, core.overrides, change.change_id, { key: `${p.tenant}:${p.mode}:${override.id}`, value: Buffer.from(JSON.stringify(change)) })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: deleted ? 'override.deleted' : 'override.created', object_type: 'override', object_id: override.id, trace_id: traceId, data: { subject: override.subject, value: override.value, action: override.action } })
   }
   async function * storedOverrides (gte: Buffer, lt: Buffer): AsyncGenerator<StoredOverride> {
     for await (const [, raw] of scan(state.db, gte, lt)) yield JSON.parse(raw.toString()) as StoredOverride
@@ -83,7 +76,7 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
     const { subject, value, action, reason = '', expires_at: expiresAt } = request.body
     if (expiresAt !== undefined && expiresAt * 1000 <= now) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'expires_at' must be in the future.", 'expires_at')
     const override: Override = { id: newId('ovr', now), subject, value, action, reason, created_ms: now, expires_at_ms: expiresAt === undefined ? null : expiresAt * 1000 }
-    await publish(p, override, false)
+    await publish(p, override, false, request.id)
     return overrideResource(override, scopeOf(p), now)
   })
 
@@ -104,7 +97,7 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
   app.delete<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:write' } }, async request => {
     const p = request.principal!
     const { deleted: _deleted, ...override } = await find(scopeOf(p), request.params.id)
-    await publish(p, override, true)
+    await publish(p, override, true, request.id)
     return { object: 'override', id: override.id, deleted: true }
   })
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify'
-import type { Rule, ValueList } from '../../decision/types.js'
+import type { Core } from '../../app.js'
+import type { Rule, Ruleset, ValueList } from '../../decision/types.js'
+import type { RulesetVersion } from '../../rules/ruleset-versions.js'
 import { newId } from '../../ids.js'
-import { ChangeRejected, type ControlPlane } from '../../pipeline/control-plane.js'
+import { ChangeRejected } from '../../pipeline/control-plane.js'
 import { backtest } from '../../rules/backtest.js'
 import { compileRule, RuleSyntaxError, type CompiledRule } from '../../rules/language.js'
-import type { StateDb } from '../../state/state-db.js'
 import { labelsOf } from '../../state/labels.js'
 import { transactionsBetween } from '../../state/transactions.js'
 import { invalidListItem } from '../../rules/lists.js'
@@ -61,7 +62,18 @@ async function proposing<T> (run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function ruleRoutes (app: FastifyInstance, state: StateDb, control: ControlPlane, clock: () => number): void {
+export function ruleRoutes (app: FastifyInstance, core: Core): void {
+  const { state, controlPlane: control, clock, audit } = core
+  /** One ruleset change as a new version, audited with the request that made it. */
+  const change = async (p: Principal, requestId: string, describe: RulesetVersion['change'], apply: (ruleset: Ruleset) => Ruleset) => {
+    const version = await proposing(() => control.propose({ tenant: p.tenant, mode: p.mode }, p.key.id, describe, apply, clock()))
+    const { type, ...ids } = describe
+    await audit.record({
+      tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0]),
+      trace_id: requestId, data: { ruleset_version: version.ruleset.version }
+    })
+    return version
+  }
   app.post<{ Body: RuleBody }>('/v1/rules', { config: { scope: 'rules:write' }, schema: { body: ruleBodySchema } }, async request => {
     const p = request.principal!
     const scope = { tenant: p.tenant, mode: p.mode }
@@ -75,13 +87,13 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
     }
     if (body.expression !== undefined) compileChecked(body.expression)
     let saved: Rule | undefined
-    const version = await proposing(() => control.propose(scope, p.key.id, { type: 'rule.upserted', rule_id: id }, ruleset => {
+    const version = await change(p, request.id, { type: 'rule.upserted', rule_id: id }, ruleset => {
       const current = ruleset.rules.find(r => r.id === id)
       const base: Rule = current ?? { id, name: '', expression: '', action: 'flag', mode: 'enforce', priority: 100, description: '', status: 'active' }
       saved = { ...base, ...body, id }
       ruleset.rules = current === undefined ? [...ruleset.rules, saved] : ruleset.rules.map(r => r.id === id ? saved! : r)
       return ruleset
-    }, clock()))
+    })
     return ruleResource(saved!, version.ruleset.version)
   })
 
@@ -136,7 +148,7 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
     const known = new Set((await control.activeRuleset(scope)).ruleset.rules.map(r => r.id))
     const unknown = ruleIds.find(id => !known.has(id))
     if (unknown !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
-    const version = await proposing(() => control.propose(scope, p.key.id, { type: 'rollout.updated', pack }, ruleset => {
+    const version = await change(p, request.id, { type: 'rollout.updated', pack }, ruleset => {
       const rollouts = { ...(ruleset.rollouts ?? {}) }
       // A rule belongs to one pack: moving it here takes it out of any other.
       for (const [name, r] of Object.entries(rollouts)) rollouts[name] = { ...r, rule_ids: r.rule_ids.filter(id => !ruleIds.includes(id)) }
@@ -144,7 +156,7 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
       ruleset.rollouts = rollouts
       ruleset.rules = ruleset.rules.map(r => ruleIds.includes(r.id) ? { ...r, mode: 'shadow' } : r)
       return ruleset
-    }, clock()))
+    })
     return { object: 'rollout', pack, rule_ids: ruleIds, percentage, mode: 'shadow', ruleset_version: version.ruleset.version }
   })
 
@@ -216,10 +228,10 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
       throw new ApiError(409, 'invalid_request_error', 'resource_exists', `A list with alias '${alias}' already exists.`, 'alias')
     }
     const created: ValueList = { alias, item_type: itemType, items: [] }
-    await proposing(() => control.propose(scope, p.key.id, { type: 'list.created', alias }, ruleset => {
+    await change(p, request.id, { type: 'list.created', alias }, ruleset => {
       ruleset.lists = { ...ruleset.lists, [alias]: ruleset.lists[alias] ?? created }
       return ruleset
-    }, clock()))
+    })
     return listResource(created, true)
   })
 
@@ -232,35 +244,35 @@ export function ruleRoutes (app: FastifyInstance, state: StateDb, control: Contr
     // A list an active rule names would silently stop matching: refuse, as the rule must change first.
     const user = ruleset.rules.find(r => r.status === 'active' && (r.expression.includes(`"${alias}"`) || r.expression.includes(`'${alias}'`)))
     if (user !== undefined) throw new ApiError(409, 'invalid_request_error', 'resource_in_use', `List '${alias}' is used by active rule '${user.id}'.`, 'alias')
-    await proposing(() => control.propose(scope, p.key.id, { type: 'list.deleted', alias }, current => {
+    await change(p, request.id, { type: 'list.deleted', alias }, current => {
       const { [alias]: _deleted, ...rest } = current.lists
       current.lists = rest
       return current
-    }, clock()))
+    })
     return { object: 'value_list', alias, deleted: true }
   })
 
-  const changeItems = async (principal: Principal, alias: string, value: string, add: boolean) => {
+  const changeItems = async (principal: Principal, requestId: string, alias: string, value: string, add: boolean) => {
     const scope = { tenant: principal.tenant, mode: principal.mode }
     const list = (await control.activeRuleset(scope)).ruleset.lists[alias]
     if (list === undefined) throw notFound('list', alias)
     const invalid = add ? invalidListItem(list, value) : undefined
     if (invalid !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid value for '${list.item_type}' list: ${invalid}.`, 'value')
     let updated: ValueList = list
-    await proposing(() => control.propose(scope, principal.key.id, { type: 'list.updated', alias }, ruleset => {
+    await change(principal, requestId, { type: 'list.updated', alias }, ruleset => {
       const current = ruleset.lists[alias] ?? list
       const items = add ? (current.items.includes(value) ? current.items : [...current.items, value]) : current.items.filter(i => i !== value)
       updated = { ...current, items }
       ruleset.lists = { ...ruleset.lists, [alias]: updated }
       return ruleset
-    }, clock()))
+    })
     return listResource(updated, true)
   }
 
   app.post<{ Params: { alias: string }, Body: { value: string } }>('/v1/lists/:alias/items', {
     config: { scope: 'rules:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'string', minLength: 1, maxLength: 256 } } } }
-  }, request => changeItems(request.principal!, request.params.alias, request.body.value, true))
+  }, request => changeItems(request.principal!, request.id, request.params.alias, request.body.value, true))
   app.delete<{ Params: { alias: string, value: string } }>('/v1/lists/:alias/items/:value', { config: { scope: 'rules:write' } },
-    request => changeItems(request.principal!, request.params.alias, request.params.value, false))
+    request => changeItems(request.principal!, request.id, request.params.alias, request.params.value, false))
 }

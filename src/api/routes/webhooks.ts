@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../app.js'
 import { newId } from '../../ids.js'
-import { NotConfirmed } from '../../pipeline/topic-materializer.js'
 import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../state/webhooks.js'
 import type { Scope } from '../../state/velocity.js'
 import { newWebhookSecret } from '../../webhooks/signature.js'
 import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type Delivery, type EventType, type WebhookEndpoint, type WebhookRecord } from '../../webhooks/types.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+import { publishChange } from '../publish.js'
 
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
@@ -73,15 +73,7 @@ export function webhookRoutes (app: FastifyInstance, core: Core): void {
   const publish = async (request: FastifyRequest, id: string, endpoint: WebhookEndpoint | null, action: string, data: Record<string, unknown> = {}) => {
     const p = request.principal!
     const record: WebhookRecord = { tenant_id: p.tenant, mode: p.mode, id, endpoint, change_id: newId('chg'), actor: p.key.id }
-    const applied = core.webhooks.expect(record.change_id)
-    applied.catch(() => {})
-    await core.log.append(core.topics.webhooks, [{ key: `${p.tenant}:${p.mode}:${id}`, value: Buffer.from(JSON.stringify(record)) }])
-    try {
-      await applied
-    } catch (err) {
-      if (err instanceof NotConfirmed) throw new ApiError(503, 'api_error', 'not_confirmed', 'The change was queued but not confirmed in time.')
-      throw err
-    }
+    await publishChange(core.log, core.topics.webhooks, core.webhooks, record.change_id, { key: `${p.tenant}:${p.mode}:${id}`, value: Buffer.from(JSON.stringify(record)) })
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
   }
   const config = { scope: 'webhooks:manage' }
