@@ -12,6 +12,7 @@ import { overridesMaterializer, type OverrideRecord } from './pipeline/overrides
 import type { TopicMaterializer } from './pipeline/topic-materializer.js'
 import { AuditLog, type AuditEntry } from './audit/audit-log.js'
 import { auditMaterializer } from './pipeline/audit-materializer.js'
+import { apiKeysMaterializer, type ApiKeyChange } from './pipeline/api-keys-materializer.js'
 import { deliveriesMaterializer, webhooksMaterializer } from './pipeline/webhooks-materializer.js'
 import type { Delivery, WebhookRecord } from './webhooks/types.js'
 import { ensureServiceTopics, topicNames, type TopicNames } from './topics.js'
@@ -81,6 +82,7 @@ export interface Core {
   webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
   deliveries: TopicMaterializer<Delivery, Delivery>
   auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
+  apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
   audit: AuditLog
   /** Runs the registered topologies in this process; returns a stop function. */
   startTopologies(names?: string[]): Promise<() => Promise<void>>
@@ -104,12 +106,13 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const webhooks = webhooksMaterializer(state, log, topics.webhooks, origin, logger)
   const deliveries = deliveriesMaterializer(state, log, topics.webhookDeliveries, origin, logger)
   const auditEntries = auditMaterializer(state, log, topics.audit, origin, logger)
+  const apiKeys = apiKeysMaterializer(state, log, topics.apiKeys, origin, logger)
   const audit = new AuditLog(log, topics.audit, clock)
-  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries]
+  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys]
   await controlPlane.start()
   for (const v of views) await v.start()
   const core: Core = {
-    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, audit,
+    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)

@@ -16,7 +16,9 @@ export function topicNames (config: Pick<Config, 'topicPrefix'>) {
     webhooks: `${p}webhooks`,
     webhookDeliveries: `${p}webhook-deliveries`,
     webhookDeadLetters: `${p}webhook-dead-letters`,
-    audit: `${p}audit`
+    audit: `${p}audit`,
+    apiKeys: `${p}api-keys`,
+    billing: `${p}billing`
   }
 }
 export type TopicNames = ReturnType<typeof topicNames>
@@ -35,6 +37,8 @@ export async function ensureServiceTopics (log: EventLog, config: Pick<Config, '
     { name: t.webhooks, partitions: 3, compacted: true },
     { name: t.webhookDeliveries, partitions: 6, compacted: true },
     { name: t.webhookDeadLetters, partitions: 6 },
-    { name: t.audit, partitions: 6 }
+    { name: t.audit, partitions: 6 },
+    { name: t.apiKeys, partitions: 3, compacted: true },
+    { name: t.billing, partitions: 6 }
   ])
 }

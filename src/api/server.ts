@@ -6,6 +6,7 @@ import type { Core } from '../app.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
 import { caseRoutes } from './routes/cases.js'
+import { keyRoutes } from './routes/keys.js'
 import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
 import { scoreRoutes } from './routes/score.js'
@@ -63,5 +64,6 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
   caseRoutes(app, core)
   overrideRoutes(app, core)
   webhookRoutes(app, core)
+  keyRoutes(app, core)
   return app
 }

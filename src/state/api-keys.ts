@@ -42,6 +42,9 @@ export async function lookupApiKey (state: StateDb, secret: string): Promise<Api
   return raw === undefined ? undefined : JSON.parse(raw.toString()) as ApiKeyRecord
 }
 
+/** Registers a key in this instance's store only (bootstrap and test keys); managed keys go through the api-keys topic. */
 export function storeApiKey (state: StateDb, secret: string, record: ApiKeyRecord): void {
-  writeBatchSync(state.db, [{ type: 'put', key: apiKeyKey(secret), value: Buffer.from(JSON.stringify(record)) }], true)
+  const full: ApiKeyRecord = { status: 'active', expires_ms: null, rotated_to: null, redacted: redact(secret), secret_hash: secretHash(secret), ...record }
+  const value = Buffer.from(JSON.stringify(full))
+  writeBatchSync(state.db, [{ type: 'put', key: apiKeyKey(secret), value }, { type: 'put', key: apiKeyByIdKey(record.tenant_id, record.id), value }], true)
 }

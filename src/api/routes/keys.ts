@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Core } from '../../app.js'
+import { newId } from '../../ids.js'
+import type { ApiKeyChange } from '../../pipeline/api-keys-materializer.js'
+import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../state/api-keys.js'
+import { prefixRange, TAG } from '../../state/keys.js'
+import { scan } from '../../storage/rocks.js'
+import { ApiError, notFound } from '../errors.js'
+import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+import { publishChange } from '../publish.js'
+
+/** After a rotation the old key keeps working this long, then answers 401 key_expired. */
+export const ROTATION_GRACE_MS = 24 * 3_600_000
+
+export function keyResource (k: ApiKeyRecord, secret?: string) {
+  return {
+    object: 'api_key',
+    id: k.id,
+    name: k.name,
+    livemode: k.livemode,
+    scopes: k.scopes,
+    status: k.status ?? 'active',
+    redacted: k.redacted ?? null,
+    created: Math.floor(k.created_ms / 1000),
+    expires_at: k.expires_ms == null ? null : Math.floor(k.expires_ms / 1000),
+    rotated_to: k.rotated_to ?? null,
+    ...(secret === undefined ? {} : { secret })
+  }
+}
+
+/**
+ * API keys of the caller's tenant (scope keys:manage). A key is created for one environment: a live key may
+ * create live and sandbox keys, a sandbox key sandbox keys only. The secret is in the creating response only;
+ * the service keeps its SHA-256. Keys live on the compacted `api-keys` topic, materialized on every instance.
+ */
+export function keyRoutes (app: FastifyInstance, core: Core): void {
+  const { state, clock } = core
+  const config = { scope: 'keys:manage' }
+  const find = async (request: FastifyRequest, id: string): Promise<ApiKeyRecord> => {
+    const raw = await state.get(apiKeyByIdKey(request.principal!.tenant, id))
+    const k = raw === undefined ? undefined : JSON.parse(raw.toString()) as ApiKeyRecord
+    if (k === undefined || (k.livemode && request.principal!.mode === 'test')) throw notFound('api key', id)
+    return k
+  }
+  const save = async (request: FastifyRequest, key: ApiKeyRecord, action: string, data: Record<string, unknown> = {}) => {
+    const change: ApiKeyChange = { key, change_id: newId('chg') }
+    await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, { key: `${key.tenant_id}:${key.id}`, value: Buffer.from(JSON.stringify(change)) })
+    const p = request.principal!
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
+  }
+  const issue = (tenant: string, name: string, livemode: boolean, scopes: string[]) => {
+    const secret = newSecret(livemode)
+    const now = clock()
+    const key: ApiKeyRecord = { id: newId('key', now), name, tenant_id: tenant, livemode, scopes, created_ms: now, status: 'active', expires_ms: null, redacted: redact(secret), secret_hash: secretHash(secret), rotated_to: null }
+    return { key, secret }
+  }
+
+  app.post<{ Body: { name: string, livemode?: boolean, scopes?: string[] } }>('/v1/keys', {
+    config,
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          livemode: { type: 'boolean' },
+          scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...ALL_SCOPES] } }
+        }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const livemode = request.body.livemode ?? p.mode === 'live'
+    if (livemode && p.mode === 'test') throw new ApiError(403, 'permission_error', 'live_key_required', 'A sandbox key cannot create live keys.', 'livemode')
+    const { key, secret } = issue(p.tenant, request.body.name, livemode, request.body.scopes ?? [...ALL_SCOPES])
+    await save(request, key, 'api_key.created')
+    return keyResource(key, secret)
+  })
+
+  app.get<{ Querystring: ListQuery }>('/v1/keys', { config, schema: { querystring: listQuerySchema } }, async request => {
+    const p = request.principal!
+    const [gte, lt] = prefixRange(TAG.apiKeyById, p.tenant)
+    const from = request.query.starting_after === undefined ? gte : Buffer.concat([apiKeyByIdKey(p.tenant, request.query.starting_after), Buffer.from([0])])
+    async function * keys () { for await (const [, raw] of scan(state.db, from, lt)) yield JSON.parse(raw.toString()) as ApiKeyRecord }
+    const page = await pageOf(keys(), k => p.mode === 'live' || !k.livemode, request.query)
+    return { object: 'list', url: '/v1/keys', has_more: page.has_more, data: page.data.map(k => keyResource(k)) }
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/keys/:id', { config }, async request => keyResource(await find(request, request.params.id)))
+
+  app.post<{ Params: { id: string } }>('/v1/keys/:id/rotate', { config }, async request => {
+    const old = await find(request, request.params.id)
+    if (old.status === 'revoked' || old.rotated_to != null) throw new ApiError(409, 'invalid_request_error', 'key_not_rotatable', `Key ${old.id} is ${old.status === 'revoked' ? 'revoked' : 'already rotated'}.`)
+    const { key, secret } = issue(old.tenant_id, old.name, old.livemode, old.scopes)
+    await save(request, key, 'api_key.created', { rotated_from: old.id })
+    const expiring = { ...old, expires_ms: clock() + ROTATION_GRACE_MS, rotated_to: key.id }
+    await save(request, expiring, 'api_key.rotated', { rotated_to: key.id, expires_at: Math.floor(expiring.expires_ms / 1000) })
+    return keyResource(key, secret)
+  })
+
+  app.post<{ Params: { id: string } }>('/v1/keys/:id/revoke', { config }, async request => {
+    const k = await find(request, request.params.id)
+    const revoked = { ...k, status: 'revoked' as const }
+    await save(request, revoked, 'api_key.revoked')
+    return keyResource(revoked)
+  })
+}
