@@ -17,6 +17,9 @@ export interface Config {
   bootstrapKeys: string[]
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
   inProcessTopologies: 'all' | string[]
+  /** Token bucket per API key (per instance): sustained requests per second and burst. */
+  rateLimitPerSecond: number
+  rateLimitBurst: number
   /** Webhook delivery: timeout of one attempt, multiplier of the retry schedule (tests shrink it), extra CA file. */
   webhookTimeoutMs: number
   webhookBackoffScale: number
@@ -50,6 +53,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),
+    rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
+    rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookBackoffScale: Number(env.WEBHOOK_BACKOFF_SCALE ?? '1'),
     webhookCaFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,

@@ -5,6 +5,8 @@ import { lookupApiKey } from '../state/api-keys.js'
 import type { Core } from '../app.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
+import { ApiError } from './errors.js'
+import { RateLimiter } from './rate-limit.js'
 import { caseRoutes } from './routes/cases.js'
 import { keyRoutes } from './routes/keys.js'
 import { overrideRoutes } from './routes/overrides.js'
@@ -32,6 +34,7 @@ export interface ServerDeps {
 
 export function buildServer (deps: ServerDeps): FastifyInstance {
   const { core } = deps
+  const limiter = new RateLimiter(core.config.rateLimitPerSecond, core.config.rateLimitBurst)
   const app = Fastify({
     loggerInstance: core.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -53,6 +56,14 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
     if (scope === undefined) return
     const secret = bearerSecret(request.headers.authorization, core.clock())
     const principal = principalFor(await lookupApiKey(core.state, secret), core.clock())
+    const limit = limiter.take(principal.key.id, core.clock())
+    void reply.header('x-ratelimit-limit', limiter.rate)
+    void reply.header('x-ratelimit-remaining', limit.remaining)
+    void reply.header('x-ratelimit-reset', Math.ceil(limit.resetMs / 1000))
+    if (!limit.allowed) {
+      void reply.header('retry-after', Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
+      throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
+    }
     requireScope(principal, scope)
     request.principal = principal
   })
