@@ -1,4 +1,5 @@
 import type { Topology } from './index.js'
+import { billing } from './billing.js'
 import { caseOpener } from './case-opener.js'
 import { ruleTriggered } from './rule-triggered.js'
 import { webhookDelivery } from './webhook-delivery.js'
@@ -7,5 +8,6 @@ import { webhookDelivery } from './webhook-delivery.js'
 export const TOPOLOGIES: Record<string, Topology> = {
   [ruleTriggered.name]: ruleTriggered,
   [caseOpener.name]: caseOpener,
-  [webhookDelivery.name]: webhookDelivery
+  [webhookDelivery.name]: webhookDelivery,
+  [billing.name]: billing
 }

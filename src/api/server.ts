@@ -8,10 +8,11 @@ import { errorHandler, notFoundHandler } from './error-handler.js'
 import { ApiError } from './errors.js'
 import { RateLimiter } from './rate-limit.js'
 import { caseRoutes } from './routes/cases.js'
+import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
 import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
-import { scoreRoutes } from './routes/score.js'
+import { batchRoutes, scoreRoutes } from './routes/score.js'
 import { transactionRoutes } from './routes/transactions.js'
 import { webhookRoutes } from './routes/webhooks.js'
 
@@ -70,11 +71,13 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
 
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
   scoreRoutes(app, deps.service, core.clock)
+  batchRoutes(app, deps.service, core.clock)
   transactionRoutes(app, core.state)
   ruleRoutes(app, core)
   caseRoutes(app, core)
   overrideRoutes(app, core)
   webhookRoutes(app, core)
   keyRoutes(app, core)
+  auditRoutes(app, core)
   return app
 }

@@ -1,4 +1,9 @@
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
+import { newId } from '../../ids.js'
+import { validationError } from '../error-handler.js'
+import { ApiError } from '../errors.js'
 import type { ScoreRequest } from '../../decision/types.js'
 import type { ScoringService } from '../../scoring-service.js'
 import { errorSchema } from '../errors.js'
@@ -15,6 +20,16 @@ export function toScoreRequest (body: Record<string, unknown>): ScoreRequest {
   if (custom !== undefined) request.custom = custom
   return request as unknown as ScoreRequest
 }
+
+/** At most this many events per POST /v1/score/batch; more is 400 batch_too_large. */
+export const BATCH_MAX = 500
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+/** Validates one event of a batch exactly as POST /v1/score validates its body (same schema, same options). */
+const validateEvent = (() => {
+  const ajv = addFormats(new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false, useDefaults: true }))
+  return ajv.compile(scoreRequestSchema)
+})()
 
 export function scoreRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
   app.post('/v1/score', {
@@ -33,5 +48,33 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
       nowMs: clock(),
       startedAt: request.startedAt
     })
+  })
+}
+
+/**
+ * POST /v1/score/batch {events: [...]}: up to 500 score requests, answered as {object: "list", data} in the same
+ * order; each item is a decision, or {error: {type, code, message, param}} for an event that failed validation
+ * (param prefixed "events.<index>."). Valid events are decided and recorded even when others fail.
+ */
+export function batchRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
+  app.post<{ Body: { events: unknown[] } }>('/v1/score/batch', {
+    config: { scope: 'score:write' },
+    bodyLimit: 8 * 1024 * 1024,
+    schema: { body: { type: 'object', additionalProperties: false, required: ['events'], properties: { events: { type: 'array' } } } }
+  }, async request => {
+    const { events } = request.body
+    if (events.length > BATCH_MAX) throw new ApiError(400, 'invalid_request_error', 'batch_too_large', `A batch holds at most ${BATCH_MAX} events; got ${events.length}.`, 'events')
+    if (events.length === 0) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'A batch needs at least one event.', 'events')
+    const p = request.principal!
+    const nowMs = clock()
+    const data = await Promise.all(events.map(async (event, i) => {
+      if (!validateEvent(event)) {
+        const e = validationError(validateEvent.errors as never)
+        const param = e.param === undefined ? `events.${i}` : `events.${i}.${e.param}`
+        return { error: { type: e.type, code: e.code, message: e.message, param } }
+      }
+      return service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc', nowMs), request: toScoreRequest(event as unknown as Record<string, unknown>), nowMs, startedAt: request.startedAt })
+    }))
+    return { object: 'list', url: '/v1/score/batch', data }
   })
 }

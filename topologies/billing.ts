@@ -1,0 +1,32 @@
+import type { TransactionRecord } from '../src/records/transaction-record.js'
+import type { LogRecord } from '../src/eventlog/event-log.js'
+import type { RunningTopology, Topology, TopologyContext } from './index.js'
+
+/** A billable decision: live decisions only (sandbox ones are never billed, nor are shadow outcomes). Pure. */
+export function billingRecord (d: TransactionRecord): LogRecord | undefined {
+  if (!d.livemode) return undefined
+  const value = { trace_id: d.trace_id, tenant_id: d.tenant_id, event: d.request.event, action: d.decision.action, created_ms: d.created_ms, units: 1 }
+  return { key: `${d.tenant_id}:${d.trace_id}`, value: Buffer.from(JSON.stringify(value)), headers: { tenant_id: d.tenant_id, trace_id: d.trace_id } }
+}
+
+/** decisions -> `billing`, keyed by trace id: at-least-once, so billing de-duplicates by trace_id. */
+export const billing: Topology = {
+  name: 'billing',
+  description: 'one billing event per live decision, keyed by trace_id',
+  async start (ctx: TopologyContext): Promise<RunningTopology> {
+    const subscription = await ctx.log.subscribe({
+      group: `${ctx.topics.prefix}billing`,
+      topics: [ctx.topics.decisions],
+      fromBeginning: true,
+      onBatch: async records => {
+        const out: LogRecord[] = []
+        for (const r of records) {
+          const record = billingRecord(await ctx.codec.decode(r.topic, r.value))
+          if (record !== undefined) out.push(record)
+        }
+        if (out.length > 0) await ctx.log.append(ctx.topics.billing, out)
+      }
+    })
+    return { stop: () => subscription.close() }
+  }
+}
