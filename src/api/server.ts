@@ -7,6 +7,7 @@ import { bearerSecret, principalFor, requireScope, type Principal } from './auth
 import { errorHandler, notFoundHandler } from './error-handler.js'
 import { ApiError } from './errors.js'
 import { RateLimiter } from './rate-limit.js'
+import { registerIdempotency } from './idempotency.js'
 import { caseRoutes } from './routes/cases.js'
 import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
@@ -68,6 +69,8 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
     requireScope(principal, scope)
     request.principal = principal
   })
+
+  registerIdempotency(app, core)
 
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
   scoreRoutes(app, deps.service, core.clock)

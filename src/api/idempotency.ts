@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Core } from '../app.js'
+import { stateKey, TAG } from '../state/keys.js'
+import { ApiError } from './errors.js'
+
+/** A stored answer is replayed for this long. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+
+interface Stored { fingerprint: string, status: number, body: string, trace_id: string, created_ms: number }
+
+declare module 'fastify' {
+  interface FastifyRequest { idempotency: { key: Buffer, fingerprint: string } | null }
+}
+
+const fingerprintOf = (request: FastifyRequest) =>
+  createHash('sha256').update(`${request.method} ${request.url}\u0000${JSON.stringify(request.body ?? null)}`).digest('hex')
+
+/**
+ * Idempotency-Key on every authenticated POST: the first answer (any status below 500) is stored durably
+ * before it is sent, keyed by tenant, mode and key, and replayed for 24 h with `Idempotent-Replayed: true`.
+ * The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409
+ * idempotency_key_in_use. Stored in the serving instance's state.
+ */
+export function registerIdempotency (app: FastifyInstance, core: Core): void {
+  const inFlight = new Set<string>()
+  app.decorateRequest('idempotency', null)
+
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key']
+    if (request.method !== 'POST' || request.principal === null || header === undefined) return
+    const value = Array.isArray(header) ? header[0]! : header
+    if (value.length === 0 || value.length > 255) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key')
+    const p = request.principal
+    const key = stateKey(TAG.idempotency, p.tenant, p.mode, value)
+    const fingerprint = fingerprintOf(request)
+    const raw = await core.state.get(key)
+    const stored = raw === undefined ? undefined : JSON.parse(raw.toString()) as Stored
+    if (stored !== undefined && stored.created_ms + IDEMPOTENCY_TTL_MS > core.clock()) {
+      if (stored.fingerprint !== fingerprint) {
+        throw new ApiError(422, 'invalid_request_error', 'idempotency_key_mismatch', 'This Idempotency-Key was used with other parameters; use a new key for a new request.', 'Idempotency-Key')
+      }
+      void reply.code(stored.status).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').header('x-trace-id', stored.trace_id)
+      return reply.send(stored.body)
+    }
+    const id = key.toString('latin1')
+    if (inFlight.has(id)) throw new ApiError(409, 'invalid_request_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key')
+    inFlight.add(id)
+    request.idempotency = { key, fingerprint }
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency
+    if (idem === null) return payload
+    request.idempotency = null
+    inFlight.delete(idem.key.toString('latin1'))
+    if (reply.statusCode < 500 && typeof payload === 'string') {
+      const stored: Stored = { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload, trace_id: request.id, created_ms: core.clock() }
+      await core.state.committer.commit([{ type: 'put', key: idem.key, value: Buffer.from(JSON.stringify(stored)) }])
+    }
+    return payload
+  })
+
+  app.addHook('onResponse', async request => {
+    if (request.idempotency !== null) inFlight.delete(request.idempotency.key.toString('latin1'))
+  })
+}
