@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs'
+import { X509Certificate } from 'node:crypto'
+import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildServer } from './api/server.js'
+import type { ClientCaRecord } from './api/mutual-tls.js'
+import { RateLimiter } from './api/rate-limit.js'
+import { clientCasMaterializer } from './pipeline/client-cas-materializer.js'
 import type { FeedbackLabel } from './cases/effects.js'
 import type { CaseRecord } from './cases/types.js'
 import { casesMaterializer, type CommandOutcome } from './pipeline/cases-materializer.js'
@@ -34,6 +38,9 @@ import { VelocityStore } from './state/velocity.js'
 
 export interface App extends Core {
   server: FastifyInstance
+  /** The mutual-TLS listener, when MTLS_PORT is set. */
+  mtlsServer: FastifyInstance | undefined
+  mtlsAddress: string | undefined
   velocity: VelocityStore
   relay: OutboxRelay
   materializer: DecisionMaterializer
@@ -83,6 +90,9 @@ export interface Core {
   deliveries: TopicMaterializer<Delivery, Delivery>
   auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
   apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
+  clientCas: TopicMaterializer<ClientCaRecord, ClientCaRecord>
+  /** SHA-256 fingerprint of the mutual-TLS listener's certificate, for tenants to pin. */
+  mtlsServerFingerprint: string | undefined
   audit: AuditLog
   /** Runs the registered topologies in this process; returns a stop function. */
   startTopologies(names?: string[]): Promise<() => Promise<void>>
@@ -107,12 +117,14 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const deliveries = deliveriesMaterializer(state, log, topics.webhookDeliveries, origin, logger)
   const auditEntries = auditMaterializer(state, log, topics.audit, origin, logger)
   const apiKeys = apiKeysMaterializer(state, log, topics.apiKeys, origin, logger)
+  const clientCas = clientCasMaterializer(state, log, topics.clientCas, origin, logger)
   const audit = new AuditLog(log, topics.audit, clock)
-  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys]
+  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas]
+  const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
   for (const v of views) await v.start()
   const core: Core = {
-    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, audit,
+    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
@@ -152,21 +164,33 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const inProcess = options.topologies === false ? [] : config.inProcessTopologies === 'all' ? undefined : config.inProcessTopologies
   const stopTopologies = await core.startTopologies(inProcess)
 
-  const server = buildServer({
+  const deps = {
     core,
     service,
+    limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
     health: () => ({ transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
-  })
+  }
+  const server = await buildServer(deps)
   let address: string | undefined
   if (options.listen !== false) address = await server.listen({ host: config.host, port: config.port })
   else await server.ready()
+  let mtlsServer: FastifyInstance | undefined
+  let mtlsAddress: string | undefined
+  if (config.mtlsPort !== undefined) {
+    if (config.mtlsCertFile === undefined || config.mtlsKeyFile === undefined) throw new Error('MTLS_PORT needs MTLS_CERT_FILE and MTLS_KEY_FILE')
+    // Every client is asked for a certificate; which CA must have signed it depends on the tenant (checked per request).
+    const tls = { cert: readFileSync(config.mtlsCertFile), key: readFileSync(config.mtlsKeyFile), requestCert: true, rejectUnauthorized: false }
+    mtlsServer = await buildServer(deps, { https: tls, mutualTls: true })
+    mtlsAddress = await mtlsServer.listen({ host: config.host, port: config.mtlsPort })
+  }
 
   let closing: Promise<void> | undefined
   return {
-    ...core, server, velocity, relay, materializer, decisionsTopic, address,
+    ...core, server, mtlsServer, mtlsAddress, velocity, relay, materializer, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()
+        await mtlsServer?.close()
         await relay.stop()
         await materializer.stop()
         await stopTopologies()

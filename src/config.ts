@@ -17,6 +17,10 @@ export interface Config {
   bootstrapKeys: string[]
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
   inProcessTopologies: 'all' | string[]
+  /** The optional mutual-TLS listener: port, and the server certificate and key files (PEM). */
+  mtlsPort: number | undefined
+  mtlsCertFile: string | undefined
+  mtlsKeyFile: string | undefined
   /** Token bucket per API key (per instance): sustained requests per second and burst. */
   rateLimitPerSecond: number
   rateLimitBurst: number
@@ -53,6 +57,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),
+    mtlsPort: env.MTLS_PORT === undefined || env.MTLS_PORT === '' ? undefined : int(env, 'MTLS_PORT', 0, 0, 65535),
+    mtlsCertFile: env.MTLS_CERT_FILE === '' ? undefined : env.MTLS_CERT_FILE,
+    mtlsKeyFile: env.MTLS_KEY_FILE === '' ? undefined : env.MTLS_KEY_FILE,
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),

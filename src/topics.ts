@@ -18,7 +18,8 @@ export function topicNames (config: Pick<Config, 'topicPrefix'>) {
     webhookDeadLetters: `${p}webhook-dead-letters`,
     audit: `${p}audit`,
     apiKeys: `${p}api-keys`,
-    billing: `${p}billing`
+    billing: `${p}billing`,
+    clientCas: `${p}client-cas`
   }
 }
 export type TopicNames = ReturnType<typeof topicNames>
@@ -39,6 +40,7 @@ export async function ensureServiceTopics (log: EventLog, config: Pick<Config, '
     { name: t.webhookDeadLetters, partitions: 6 },
     { name: t.audit, partitions: 6 },
     { name: t.apiKeys, partitions: 3, compacted: true },
-    { name: t.billing, partitions: 6 }
+    { name: t.billing, partitions: 6 },
+    { name: t.clientCas, partitions: 1, compacted: true }
   ])
 }

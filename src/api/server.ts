@@ -1,3 +1,4 @@
+import type https from 'node:https'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { newId } from '../ids.js'
 import type { ScoringService } from '../scoring-service.js'
@@ -8,6 +9,9 @@ import { errorHandler, notFoundHandler } from './error-handler.js'
 import { ApiError } from './errors.js'
 import { RateLimiter } from './rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
+import { requireClientCertificate } from './mutual-tls.js'
+import { registerOpenApi } from './openapi.js'
+import { mtlsRoutes } from './routes/mtls.js'
 import { caseRoutes } from './routes/cases.js'
 import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
@@ -31,13 +35,23 @@ declare module 'fastify' {
 export interface ServerDeps {
   core: Core
   service: ScoringService
+  /** Shared by every listener of the process, so a key's budget is one per instance. */
+  limiter: RateLimiter
   health: () => Record<string, unknown>
 }
 
-export function buildServer (deps: ServerDeps): FastifyInstance {
+export interface ListenerOptions {
+  /** TLS options of a dedicated HTTPS listener (the mutual-TLS endpoint). */
+  https?: https.ServerOptions
+  /** Require a client certificate signed by the tenant's uploaded CA (besides the API key). */
+  mutualTls?: boolean
+}
+
+export async function buildServer (deps: ServerDeps, listener: ListenerOptions = {}): Promise<FastifyInstance> {
   const { core } = deps
-  const limiter = new RateLimiter(core.config.rateLimitPerSecond, core.config.rateLimitBurst)
+  const limiter = deps.limiter
   const app = Fastify({
+    ...(listener.https === undefined ? {} : { https: listener.https }),
     loggerInstance: core.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('trc'),
@@ -67,10 +81,12 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
       throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
     }
     requireScope(principal, scope)
+    if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
     request.principal = principal
   })
 
   registerIdempotency(app, core)
+  await registerOpenApi(app)
 
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }))
   scoreRoutes(app, deps.service, core.clock)
@@ -82,5 +98,6 @@ export function buildServer (deps: ServerDeps): FastifyInstance {
   webhookRoutes(app, core)
   keyRoutes(app, core)
   auditRoutes(app, core)
+  mtlsRoutes(app, core)
   return app
 }

@@ -38,5 +38,6 @@ export const TAG = {
   deliveryDue: 'u',
   audit: 'z',
   apiKeyById: 'b',
-  idempotency: 'n'
+  idempotency: 'n',
+  clientCa: 's'
 } as const
