@@ -8,6 +8,7 @@ import { buildServer } from './api/server.js'
 import type { ClientCaRecord } from './api/mutual-tls.js'
 import { RateLimiter } from './api/rate-limit.js'
 import { clientCasMaterializer } from './pipeline/client-cas-materializer.js'
+import { startGrpc } from './grpc/scorer-server.js'
 import type { FeedbackLabel } from './cases/effects.js'
 import type { CaseRecord } from './cases/types.js'
 import { casesMaterializer, type CommandOutcome } from './pipeline/cases-materializer.js'
@@ -41,6 +42,8 @@ export interface App extends Core {
   /** The mutual-TLS listener, when MTLS_PORT is set. */
   mtlsServer: FastifyInstance | undefined
   mtlsAddress: string | undefined
+  /** Port of the gRPC service, when enabled. */
+  grpcPort: number | undefined
   velocity: VelocityStore
   relay: OutboxRelay
   materializer: DecisionMaterializer
@@ -174,6 +177,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   let address: string | undefined
   if (options.listen !== false) address = await server.listen({ host: config.host, port: config.port })
   else await server.ready()
+  const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort)
   let mtlsServer: FastifyInstance | undefined
   let mtlsAddress: string | undefined
   if (config.mtlsPort !== undefined) {
@@ -186,11 +190,12 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    ...core, server, mtlsServer, mtlsAddress, velocity, relay, materializer, decisionsTopic, address,
+    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, velocity, relay, materializer, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()
         await mtlsServer?.close()
+        await grpc?.close()
         await relay.stop()
         await materializer.stop()
         await stopTopologies()

@@ -17,6 +17,8 @@ export interface Config {
   bootstrapKeys: string[]
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
   inProcessTopologies: 'all' | string[]
+  /** Port of the gRPC scoring.Scorer service (default 50051; empty disables it). */
+  grpcPort: number | undefined
   /** The optional mutual-TLS listener: port, and the server certificate and key files (PEM). */
   mtlsPort: number | undefined
   mtlsCertFile: string | undefined
@@ -57,6 +59,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),
+    grpcPort: env.GRPC_PORT === '' ? undefined : int(env, 'GRPC_PORT', 50051, 0, 65535),
     mtlsPort: env.MTLS_PORT === undefined || env.MTLS_PORT === '' ? undefined : int(env, 'MTLS_PORT', 0, 0, 65535),
     mtlsCertFile: env.MTLS_CERT_FILE === '' ? undefined : env.MTLS_CERT_FILE,
     mtlsKeyFile: env.MTLS_KEY_FILE === '' ? undefined : env.MTLS_KEY_FILE,

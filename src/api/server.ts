@@ -2,11 +2,10 @@ import type https from 'node:https'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { newId } from '../ids.js'
 import type { ScoringService } from '../scoring-service.js'
-import { lookupApiKey } from '../state/api-keys.js'
 import type { Core } from '../app.js'
-import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
+import type { Principal } from './auth.js'
+import { authenticate } from './authenticate.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
-import { ApiError } from './errors.js'
 import { RateLimiter } from './rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
 import { requireClientCertificate } from './mutual-tls.js'
@@ -70,17 +69,12 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     void reply.header('x-trace-id', request.id)
     const scope = request.routeOptions.config.scope
     if (scope === undefined) return
-    const secret = bearerSecret(request.headers.authorization, core.clock())
-    const principal = principalFor(await lookupApiKey(core.state, secret), core.clock())
-    const limit = limiter.take(principal.key.id, core.clock())
-    void reply.header('x-ratelimit-limit', limiter.rate)
-    void reply.header('x-ratelimit-remaining', limit.remaining)
-    void reply.header('x-ratelimit-reset', Math.ceil(limit.resetMs / 1000))
-    if (!limit.allowed) {
-      void reply.header('retry-after', Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
-      throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
-    }
-    requireScope(principal, scope)
+    const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => {
+      void reply.header('x-ratelimit-limit', limiter.rate)
+      void reply.header('x-ratelimit-remaining', limit.remaining)
+      void reply.header('x-ratelimit-reset', Math.ceil(limit.resetMs / 1000))
+      if (!limit.allowed) void reply.header('retry-after', Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
+    })
     if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
     request.principal = principal
   })

@@ -41,7 +41,7 @@ const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
 
 /** Sends a command to the case's writer and turns its outcome into the response (or the error it earned); audits it. */
-async function run (core: Core, cmd: CaseCommand, requestId: string) {
+export async function runCaseCommand (core: Core, cmd: CaseCommand, requestId: string) {
   const outcome = await publishChange(core.log, core.topics.caseCommands, core.cases, cmd.id, commandRecord(cmd))
   if (!outcome.accepted) {
     const e = outcome.error!
@@ -78,7 +78,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     }
     if (subjects === undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
     const caseId = traceId === undefined ? newId('case', clock()) : caseIdForTrace(traceId)
-    return run(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects }, request.id)
+    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects }, request.id)
   })
 
   app.get<{ Querystring: ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string } }>('/v1/cases', {
@@ -113,7 +113,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
   app.post<{ Params: { id: string }, Body: { assignee: string } }>('/v1/cases/:id/assign', {
     config: { scope: 'cases:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['assignee'], properties: { assignee: text(200) } } }
-  }, request => run(core, { ...base(request.principal!, request.params.id), type: 'assign', assignee: request.body.assignee }, request.id))
+  }, request => runCaseCommand(core, { ...base(request.principal!, request.params.id), type: 'assign', assignee: request.body.assignee }, request.id))
 
   app.post<{ Params: { id: string }, Body: { outcome: Case['outcome'] & string, analyst: string, reason?: string, demote_for_hours?: number } }>('/v1/cases/:id/disposition', {
     config: { scope: 'cases:write' },
@@ -132,6 +132,6 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     }
   }, request => {
     const { outcome, analyst, reason = '', demote_for_hours: hours = DEFAULT_SAFE_DEMOTION_HOURS } = request.body
-    return run(core, { ...base(request.principal!, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }, request.id)
+    return runCaseCommand(core, { ...base(request.principal!, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }, request.id)
   })
 }

@@ -25,11 +25,16 @@ export function toScoreRequest (body: Record<string, unknown>): ScoreRequest {
 export const BATCH_MAX = 500
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
-/** Validates one event of a batch exactly as POST /v1/score validates its body (same schema, same options). */
+/** Validates a score request outside fastify (batch events, gRPC) exactly as POST /v1/score validates its body. */
 const validateEvent = (() => {
   const ajv = addFormats(new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false, useDefaults: true }))
   return ajv.compile(scoreRequestSchema)
 })()
+
+/** The validation error of a score request body, or undefined when it is valid. */
+export function scoreRequestError (body: unknown): ApiError | undefined {
+  return validateEvent(body) ? undefined : validationError(validateEvent.errors as never)
+}
 
 export function scoreRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
   app.post('/v1/score', {
@@ -68,8 +73,8 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
     const p = request.principal!
     const nowMs = clock()
     const data = await Promise.all(events.map(async (event, i) => {
-      if (!validateEvent(event)) {
-        const e = validationError(validateEvent.errors as never)
+      const e = scoreRequestError(event)
+      if (e !== undefined) {
         const param = e.param === undefined ? `events.${i}` : `events.${i}.${e.param}`
         return { error: { type: e.type, code: e.code, message: e.message, param } }
       }

@@ -1,0 +1,24 @@
+import type { Core } from '../app.js'
+import { lookupApiKey } from '../state/api-keys.js'
+import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
+import { ApiError } from './errors.js'
+import type { RateDecision, RateLimiter } from './rate-limit.js'
+
+export interface Authenticated { principal: Principal, limit: RateDecision }
+
+/**
+ * Every transport's gate (REST listeners and gRPC): the bearer key -> principal (revoked, expired and legacy
+ * keys refused), one token from the key's rate-limit bucket, then the scope. `onLimit` receives the bucket
+ * state even when the request is refused, so the caller can report it (X-RateLimit-* headers).
+ */
+export async function authenticate (core: Core, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
+  const now = core.clock()
+  const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
+  const limit = limiter.take(principal.key.id, now)
+  onLimit(limit)
+  if (!limit.allowed) {
+    throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
+  }
+  requireScope(principal, scope)
+  return principal
+}

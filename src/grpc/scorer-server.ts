@@ -1,0 +1,113 @@
+import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf'
+import * as grpc from '@grpc/grpc-js'
+import type { Core } from '../app.js'
+import { authenticate } from '../api/authenticate.js'
+import { ApiError } from '../api/errors.js'
+import type { RateLimiter } from '../api/rate-limit.js'
+import { DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand } from '../api/routes/cases.js'
+import { scoreRequestError, toScoreRequest } from '../api/routes/score.js'
+import { caseIdForTrace } from '../cases/case-commands.js'
+import { CASE_OUTCOMES, type CaseOutcome } from '../cases/types.js'
+import { subjectsOf } from '../decision/subjects.js'
+import { DecisionSchema, ShadowOutcomeSchema, type ScoreRequest as ScoreRequestMessage, ScoreRequestSchema } from '../gen/fraud/v1/score_pb.js'
+import { FeedbackRequestSchema, FeedbackResponseSchema } from '../gen/scoring/scorer_pb.js'
+import { newId } from '../ids.js'
+import type { ScoringService } from '../scoring-service.js'
+import { getCase } from '../state/cases.js'
+import { getTransaction } from '../state/transactions.js'
+
+const method = <I extends DescMessage, O extends DescMessage>(name: string, input: I, output: O) => ({
+  path: `/scoring.Scorer/${name}`,
+  requestStream: false,
+  responseStream: false,
+  requestSerialize: (m: MessageShape<I>) => Buffer.from(toBinary(input, m)),
+  requestDeserialize: (b: Buffer) => fromBinary(input, b),
+  responseSerialize: (m: MessageShape<O>) => Buffer.from(toBinary(output, m)),
+  responseDeserialize: (b: Buffer) => fromBinary(output, b)
+})
+
+/** scoring.Scorer (schemas/scoring/scorer.proto), serialized with the protobuf-es generated messages. */
+export const scorerDefinition = {
+  score: method('Score', ScoreRequestSchema, DecisionSchema),
+  feedback: method('Feedback', FeedbackRequestSchema, FeedbackResponseSchema)
+}
+
+const STATUS_OF: Record<number, grpc.status> = {
+  400: grpc.status.INVALID_ARGUMENT,
+  401: grpc.status.UNAUTHENTICATED,
+  403: grpc.status.PERMISSION_DENIED,
+  404: grpc.status.NOT_FOUND,
+  409: grpc.status.FAILED_PRECONDITION,
+  413: grpc.status.INVALID_ARGUMENT,
+  422: grpc.status.FAILED_PRECONDITION,
+  429: grpc.status.RESOURCE_EXHAUSTED,
+  503: grpc.status.UNAVAILABLE
+}
+
+function toStatus (err: unknown): Partial<grpc.StatusObject> {
+  const e = err instanceof ApiError ? err : new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred.')
+  const metadata = new grpc.Metadata()
+  metadata.set('error-code', e.code)
+  if (e.param !== undefined) metadata.set('error-param', e.param)
+  return { code: STATUS_OF[e.statusCode] ?? grpc.status.INTERNAL, details: e.message, metadata }
+}
+
+/** The REST body a gRPC ScoreRequest stands for: named fields, then custom keys back at the top level. */
+function restBody (m: ScoreRequestMessage): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...(m.custom ?? {}), event: m.event }
+  const optional = { amount: m.amount, currency: m.currency, user_id: m.userId, ip: m.ip, device_id: m.deviceId, email: m.email, geo: m.geo, metadata: m.metadata }
+  for (const [k, v] of Object.entries(optional)) if (v !== undefined) body[k] = v
+  return body
+}
+
+export interface GrpcServer { port: number, close(): Promise<void> }
+
+/** Serves scoring.Scorer on its own port: same keys, scopes, rate limits and decisions as REST. */
+export async function startGrpc (core: Core, service: ScoringService, limiter: RateLimiter, host: string, port: number): Promise<GrpcServer> {
+  const server = new grpc.Server()
+  const auth = (call: grpc.ServerUnaryCall<unknown, unknown>, scope: string) =>
+    authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})
+  const unary = <I, O>(handler: (call: grpc.ServerUnaryCall<I, O>) => Promise<O>) =>
+    (call: grpc.ServerUnaryCall<I, O>, callback: grpc.sendUnaryData<O>) => {
+      handler(call).then(result => callback(null, result), err => callback(toStatus(err), null))
+    }
+
+  server.addService(scorerDefinition as unknown as grpc.ServiceDefinition, {
+    score: unary<ScoreRequestMessage, MessageShape<typeof DecisionSchema>>(async call => {
+      const startedAt = performance.now()
+      const p = await auth(call as never, 'score:write')
+      const body = restBody(call.request)
+      const invalid = scoreRequestError(body)
+      if (invalid !== undefined) throw invalid
+      const d = await service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc'), request: toScoreRequest(body), nowMs: core.clock(), startedAt })
+      return create(DecisionSchema, {
+        score: d.score, riskLevel: d.risk_level, action: d.action, signals: d.signals, rules: d.rules, traceId: d.trace_id, latencyMs: d.latency_ms,
+        shadow: d.shadow === undefined ? undefined : create(ShadowOutcomeSchema, d.shadow), overrideGate: d.override_gate
+      })
+    }),
+    feedback: unary<MessageShape<typeof FeedbackRequestSchema>, MessageShape<typeof FeedbackResponseSchema>>(async call => {
+      const p = await auth(call as never, 'cases:write')
+      const { traceId, outcome, analyst, reason } = call.request
+      if (!CASE_OUTCOMES.includes(outcome as CaseOutcome)) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'outcome' must be fraud, safe or chargeback.", 'outcome')
+      if (analyst === '') throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Missing required parameter: 'analyst'.", 'analyst')
+      const scope = { tenant: p.tenant, mode: p.mode }
+      const tx = await getTransaction(core.state, scope, traceId)
+      if (tx === undefined) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
+      const caseId = caseIdForTrace(traceId)
+      const requestId = newId('trc')
+      const base = () => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: core.clock(), actor: p.key.id })
+      if (await getCase(core.state, scope, caseId) === undefined) {
+        await runCaseCommand(core, { ...base(), type: 'open', trace_id: traceId, reason: 'Opened by feedback', opened_by: 'analyst', rules: tx.decision.rules, subjects: subjectsOf(tx.request) }, requestId)
+          .catch(err => { if (!(err instanceof ApiError && err.code === 'resource_exists')) throw err })
+      }
+      const c = await runCaseCommand(core, { ...base(), type: 'disposition', outcome: outcome as CaseOutcome, analyst, reason, demote_for_ms: DEFAULT_SAFE_DEMOTION_HOURS * 3_600_000 }, requestId)
+      return create(FeedbackResponseSchema, { caseId: c.id, status: c.status, outcome: c.outcome ?? '' })
+    })
+  })
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => err === null ? resolve(p) : reject(err)))
+  return {
+    port: bound,
+    close: () => new Promise<void>(resolve => server.tryShutdown(() => resolve()))
+  }
+}
