@@ -52,6 +52,7 @@ export class EmbeddedEventLog implements EventLog {
   private readonly topics = new Map<string, Topic>()
   private readonly groups = new Map<string, Group>()
   private readonly loops = new Set<Promise<void>>()
+  private readonly committedOffsets = new Map<string, number>()
 
   private constructor (private readonly db: RocksLevel) {}
 
@@ -192,7 +193,9 @@ export class EmbeddedEventLog implements EventLog {
           }
           if (records.length === 0) continue
           await options.onBatch(records)
-          writeBatchSync(this.db, [{ type: 'put', key: committedKey, value: Buffer.from(String(records[records.length - 1]!.offset + 1)) }], false)
+          const next = records[records.length - 1]!.offset + 1
+          writeBatchSync(this.db, [{ type: 'put', key: committedKey, value: Buffer.from(String(next)) }], false)
+          this.committedOffsets.set(committedKey.toString('latin1'), next)
           delivered = true
         } finally {
           group.busy.delete(lock)
@@ -202,11 +205,17 @@ export class EmbeddedEventLog implements EventLog {
     return delivered
   }
 
+  /** A group's committed offset: read from the store once, then kept in memory (this process is its only writer). */
   private async committed (key: Buffer, fallback: number): Promise<number> {
+    const cacheKey = key.toString('latin1')
+    const cached = this.committedOffsets.get(cacheKey)
+    if (cached !== undefined) return cached
     const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
-    if (value !== undefined) return Number(value.toString())
-    writeBatchSync(this.db, [{ type: 'put', key, value: Buffer.from(String(fallback)) }], false)
-    return fallback
+    let offset = fallback
+    if (value !== undefined) offset = Number(value.toString())
+    else writeBatchSync(this.db, [{ type: 'put', key, value: Buffer.from(String(fallback)) }], false)
+    this.committedOffsets.set(cacheKey, offset)
+    return offset
   }
 
   async close (): Promise<void> {
