@@ -42,14 +42,20 @@ export class KafkaEventLog implements EventLog {
       const existing = new Set(await admin.listTopics())
       const missing = specs.filter(s => !existing.has(s.name))
       if (missing.length > 0) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map(s => ({
-            topic: s.name,
-            numPartitions: s.partitions,
-            configEntries: s.compacted === true ? [{ name: 'cleanup.policy', value: 'compact' }] : []
-          }))
-        })
+        try {
+          // Leaders are awaited below, with retries: kafkajs' own wait fails on a transient UNKNOWN_TOPIC_OR_PARTITION.
+          await admin.createTopics({
+            waitForLeaders: false,
+            topics: missing.map(s => ({
+              topic: s.name,
+              numPartitions: s.partitions,
+              configEntries: s.compacted === true ? [{ name: 'cleanup.policy', value: 'compact' }] : []
+            }))
+          })
+        } catch (err) {
+          // Another instance created some of them at the same moment.
+          if ((err as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS' && !String((err as Error).message).includes('already exists')) throw err
+        }
       }
       await this.untilLeadersKnown(admin, specs.map(s => s.name))
     } finally {
@@ -131,7 +137,7 @@ export class KafkaEventLog implements EventLog {
       await admin.connect()
       this.admin = admin
     }
-    const offsets = await this.admin.fetchTopicOffsets(topic)
+    const offsets = await retrying(() => this.admin!.fetchTopicOffsets(topic))
     const ends: number[] = []
     for (const o of offsets) ends[o.partition] = Number(o.high)
     return ends
@@ -140,7 +146,7 @@ export class KafkaEventLog implements EventLog {
   async subscribe (options: SubscribeOptions): Promise<Subscription> {
     const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000 })
     await consumer.connect()
-    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false })
+    await retrying(() => consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false }))
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
@@ -177,5 +183,18 @@ export class KafkaEventLog implements EventLog {
     this.producer = undefined
     await this.admin?.disconnect()
     this.admin = undefined
+  }
+}
+
+/** Retries what a just-created topic answers for a moment (NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION). */
+async function retrying<T> (run: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await run()
+    } catch (err) {
+      if ((err as { retriable?: boolean }).retriable !== true || Date.now() > deadline) throw err
+      await new Promise(resolve => setTimeout(resolve, 100))
+    }
   }
 }
