@@ -68,6 +68,24 @@ describe('POST /v1/score', () => {
   })
 })
 
+describe('event time', () => {
+  it('decides by the event_time a request carries: velocity windows are by event time, not arrival', async () => {
+    const t0 = Date.parse('2026-11-20T08:00:00Z') / 1000
+    const at = async (seconds: number) => {
+      const d = (await score({ event: 'payment', amount: 10, user_id: 'u-replay-time', event_time: seconds })).json()
+      return (await app.server.inject({ method: 'GET', url: `/v1/transactions/${d.trace_id}`, headers: auth() })).json()
+    }
+    expect((await at(t0)).evaluation.features.user_count_1h).toBe(0)
+    const tenMinutesLater = await at(t0 + 600)
+    expect(tenMinutesLater.evaluation.features.user_count_1h).toBe(1)
+    expect(tenMinutesLater.created).toBe(t0 + 600)
+    expect(tenMinutesLater.request.event_time).toBe(t0 + 600)
+    expect((await at(t0 + 3 * 3600)).evaluation.features.user_count_1h).toBe(0)
+    const future = await score({ event: 'payment', event_time: Math.floor(Date.parse('2026-11-22T12:10:00Z') / 1000) })
+    expect(future.json().error).toMatchObject({ code: 'parameter_invalid', param: 'event_time' })
+  })
+})
+
 describe('errors use the envelope and never a 500', () => {
   const envelope = (res: { statusCode: number, json(): any }, status: number, type: string, code: string, param?: string) => {
     expect(res.statusCode).toBe(status)

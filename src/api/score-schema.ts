@@ -17,7 +17,9 @@ export const scoreRequestSchema = {
     ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
     email: { type: 'string', maxLength: 320, format: 'email' },
     geo: { type: 'object', maxProperties: 20 },
-    metadata: { type: 'object', maxProperties: 50 }
+    metadata: { type: 'object', maxProperties: 50 },
+    /** When the event happened (unix seconds), for replays of history; default: when the request arrives. */
+    event_time: { type: 'integer', minimum: 946684800, maximum: 4102444800 }
   }
 } as const
 

@@ -16,6 +16,8 @@ export interface ScoreRequest {
   geo?: Record<string, unknown>
   metadata?: Record<string, unknown>
   custom?: Record<string, unknown>
+  /** Event time in unix seconds when the client gave one (replays); velocity windows are by event time. */
+  event_time?: number
 }
 
 /** Exactly the response of POST /v1/score (SPEC.md, Decision). */

@@ -5,7 +5,7 @@ import { authenticate } from '../api/authenticate.js'
 import { ApiError } from '../api/errors.js'
 import type { RateLimiter } from '../api/rate-limit.js'
 import { DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand } from '../api/routes/cases.js'
-import { scoreRequestError, toScoreRequest } from '../api/routes/score.js'
+import { eventTimeMs, scoreRequestError, toScoreRequest } from '../api/routes/score.js'
 import { caseIdForTrace } from '../cases/case-commands.js'
 import { CASE_OUTCOMES, type CaseOutcome } from '../cases/types.js'
 import { subjectsOf } from '../decision/subjects.js'
@@ -55,7 +55,7 @@ function toStatus (err: unknown): Partial<grpc.StatusObject> {
 /** The REST body a gRPC ScoreRequest stands for: named fields, then custom keys back at the top level. */
 function restBody (m: ScoreRequestMessage): Record<string, unknown> {
   const body: Record<string, unknown> = { ...(m.custom ?? {}), event: m.event }
-  const optional = { amount: m.amount, currency: m.currency, user_id: m.userId, ip: m.ip, device_id: m.deviceId, email: m.email, geo: m.geo, metadata: m.metadata }
+  const optional = { amount: m.amount, currency: m.currency, user_id: m.userId, ip: m.ip, device_id: m.deviceId, email: m.email, geo: m.geo, metadata: m.metadata, event_time: m.eventTime === undefined ? undefined : Number(m.eventTime) }
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) body[k] = v
   return body
 }
@@ -79,7 +79,8 @@ export async function startGrpc (core: Core, service: ScoringService, limiter: R
       const body = restBody(call.request)
       const invalid = scoreRequestError(body)
       if (invalid !== undefined) throw invalid
-      const d = await service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc'), request: toScoreRequest(body), nowMs: core.clock(), startedAt })
+      const request = toScoreRequest(body)
+      const d = await service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc'), request, nowMs: eventTimeMs(request, core.clock()), startedAt })
       return create(DecisionSchema, {
         score: d.score, riskLevel: d.risk_level, action: d.action, signals: d.signals, rules: d.rules, traceId: d.trace_id, latencyMs: d.latency_ms,
         shadow: d.shadow === undefined ? undefined : create(ShadowOutcomeSchema, d.shadow), overrideGate: d.override_gate

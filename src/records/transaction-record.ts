@@ -43,6 +43,7 @@ export function toEvent (r: TransactionRecord): DecisionRecorded {
       ip: q.ip,
       deviceId: q.device_id,
       email: q.email,
+      eventTime: q.event_time === undefined ? undefined : BigInt(q.event_time),
       geo: struct(q.geo),
       metadata: struct(q.metadata),
       custom: struct(q.custom)
@@ -89,6 +90,7 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
       ip: q.ip,
       device_id: q.deviceId,
       email: q.email,
+      event_time: q.eventTime === undefined ? undefined : Number(q.eventTime),
       geo: plain(q.geo),
       metadata: plain(q.metadata),
       custom: plain(q.custom)

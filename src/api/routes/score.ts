@@ -36,6 +36,17 @@ export function scoreRequestError (body: unknown): ApiError | undefined {
   return validateEvent(body) ? undefined : validationError(validateEvent.errors as never)
 }
 
+/** Event times may lie in the past (replays) but not more than this ahead of the server clock. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000
+
+/** The decision's time: the request's event_time when given (replays of history), else now. */
+export function eventTimeMs (request: ScoreRequest, nowMs: number, param = 'event_time'): number {
+  if (request.event_time === undefined) return nowMs
+  const ms = request.event_time * 1000
+  if (ms > nowMs + MAX_CLOCK_SKEW_MS) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'event_time' lies in the future.", param)
+  return ms
+}
+
 export function scoreRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
   app.post('/v1/score', {
     config: { scope: 'score:write' },
@@ -46,11 +57,12 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
     }
   }, async request => {
     const principal = request.principal!
+    const scoreRequest = toScoreRequest(request.body as Record<string, unknown>)
     return service.score({
       scope: { tenant: principal.tenant, mode: principal.mode },
       traceId: request.id,
-      request: toScoreRequest(request.body as Record<string, unknown>),
-      nowMs: clock(),
+      request: scoreRequest,
+      nowMs: eventTimeMs(scoreRequest, clock()),
       startedAt: request.startedAt
     })
   })
@@ -78,7 +90,15 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
         const param = e.param === undefined ? `events.${i}` : `events.${i}.${e.param}`
         return { error: { type: e.type, code: e.code, message: e.message, param } }
       }
-      return service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc', nowMs), request: toScoreRequest(event as unknown as Record<string, unknown>), nowMs, startedAt: request.startedAt })
+      const scoreRequest = toScoreRequest(event as unknown as Record<string, unknown>)
+      let at: number
+      try {
+        at = eventTimeMs(scoreRequest, nowMs, `events.${i}.event_time`)
+      } catch (err) {
+        const e = err as ApiError
+        return { error: { type: e.type, code: e.code, message: e.message, param: e.param } }
+      }
+      return service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt })
     }))
     return { object: 'list', url: '/v1/score/batch', data }
   })

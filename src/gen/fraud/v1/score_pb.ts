@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/score.proto.
  */
 export const file_fraud_v1_score: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEi2QIKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfYW1vdW50QgsKCV9jdXJyZW5jeUIKCghfdXNlcl9pZEIFCgNfaXBCDAoKX2RldmljZV9pZEIICgZfZW1haWwi2gEKCERlY2lzaW9uEg0KBXNjb3JlGAEgASgBEhIKCnJpc2tfbGV2ZWwYAiABKAkSDgoGYWN0aW9uGAMgASgJEg8KB3NpZ25hbHMYBCADKAkSDQoFcnVsZXMYBSADKAkSEAoIdHJhY2VfaWQYBiABKAkSEgoKbGF0ZW5jeV9tcxgHIAEoBRInCgZzaGFkb3cYCCABKAsyFy5mcmF1ZC52MS5TaGFkb3dPdXRjb21lEhoKDW92ZXJyaWRlX2dhdGUYCSABKAlIAIgBAUIQCg5fb3ZlcnJpZGVfZ2F0ZSIuCg1TaGFkb3dPdXRjb21lEg4KBmFjdGlvbhgBIAEoCRINCgVydWxlcxgCIAMoCWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEigQMKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCgpldmVudF90aW1lGAsgASgDSAaIAQFCCQoHX2Ftb3VudEILCglfY3VycmVuY3lCCgoIX3VzZXJfaWRCBQoDX2lwQgwKCl9kZXZpY2VfaWRCCAoGX2VtYWlsQg0KC19ldmVudF90aW1lItoBCghEZWNpc2lvbhINCgVzY29yZRgBIAEoARISCgpyaXNrX2xldmVsGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIPCgdzaWduYWxzGAQgAygJEg0KBXJ1bGVzGAUgAygJEhAKCHRyYWNlX2lkGAYgASgJEhIKCmxhdGVuY3lfbXMYByABKAUSJwoGc2hhZG93GAggASgLMhcuZnJhdWQudjEuU2hhZG93T3V0Y29tZRIaCg1vdmVycmlkZV9nYXRlGAkgASgJSACIAQFCEAoOX292ZXJyaWRlX2dhdGUiLgoNU2hhZG93T3V0Y29tZRIOCgZhY3Rpb24YASABKAkSDQoFcnVsZXMYAiADKAliBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * Body of POST /v1/score. Only `event` is required; every other field sharpens the decision.
@@ -70,6 +70,13 @@ export type ScoreRequest = Message<"fraud.v1.ScoreRequest"> & {
    * @generated from field: google.protobuf.Struct custom = 10;
    */
   custom?: JsonObject | undefined;
+
+  /**
+   * When the event happened (unix seconds), for replays of history; default: when the request arrives.
+   *
+   * @generated from field: optional int64 event_time = 11;
+   */
+  eventTime?: bigint | undefined;
 };
 
 /**
