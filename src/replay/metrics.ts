@@ -1,0 +1,64 @@
+/** Detection metrics of the Fraud Detection Handbook, pure. */
+
+export interface Scored { score: number, label: 0 | 1 }
+
+/** Area under the ROC curve (Mann-Whitney U, ties counted half). NaN when a class is missing. */
+export function aucRoc (items: readonly Scored[]): number {
+  const sorted = [...items].sort((a, b) => a.score - b.score)
+  let rankSumPositives = 0
+  let positives = 0
+  for (let i = 0; i < sorted.length;) {
+    let j = i
+    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++
+    const averageRank = (i + 1 + j) / 2
+    for (let k = i; k < j; k++) if (sorted[k]!.label === 1) { rankSumPositives += averageRank; positives++ }
+    i = j
+  }
+  const negatives = sorted.length - positives
+  if (positives === 0 || negatives === 0) return NaN
+  return (rankSumPositives - positives * (positives + 1) / 2) / (positives * negatives)
+}
+
+/** Average precision: sum over score thresholds of (recall gain) x precision, as scikit-learn computes it. */
+export function averagePrecision (items: readonly Scored[]): number {
+  const sorted = [...items].sort((a, b) => b.score - a.score)
+  const positives = sorted.filter(s => s.label === 1).length
+  if (positives === 0) return NaN
+  let truePositives = 0
+  let ap = 0
+  for (let i = 0; i < sorted.length;) {
+    let j = i
+    let gained = 0
+    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) { gained += sorted[j]!.label; j++ }
+    truePositives += gained
+    ap += (gained / positives) * (truePositives / j)
+    i = j
+  }
+  return ap
+}
+
+export interface CardScored extends Scored { card: string, day: string }
+
+/**
+ * Card precision@k per day (the book's protocol): on each day, cards already found compromised on an earlier
+ * day are dropped; each remaining card takes its highest score and label of the day; the share of compromised
+ * cards among the k highest-scored is that day's figure. Returns the figure per day, days in order.
+ */
+export function cardPrecisionAtK (items: readonly CardScored[], k = 100, knownBefore: ReadonlySet<string> = new Set()): Array<{ day: string, precision: number }> {
+  const byDay = new Map<string, CardScored[]>()
+  for (const it of items) (byDay.get(it.day) ?? byDay.set(it.day, []).get(it.day)!).push(it)
+  const known = new Set(knownBefore)
+  const out: Array<{ day: string, precision: number }> = []
+  for (const day of [...byDay.keys()].sort()) {
+    const cards = new Map<string, { score: number, label: number }>()
+    for (const it of byDay.get(day)!) {
+      if (known.has(it.card)) continue
+      const c = cards.get(it.card)
+      cards.set(it.card, { score: Math.max(c?.score ?? -Infinity, it.score), label: Math.max(c?.label ?? 0, it.label) })
+    }
+    const top = [...cards.values()].sort((a, b) => b.score - a.score).slice(0, k)
+    out.push({ day, precision: top.reduce((n, c) => n + c.label, 0) / k })
+    for (const [card, c] of cards) if (c.label === 1) known.add(card)
+  }
+  return out
+}
