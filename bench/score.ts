@@ -4,29 +4,16 @@
  *   npm run bench:score            (BENCH_SECONDS=10 BENCH_CONNECTIONS=32 by default)
  * The service runs as its own process on the embedded transport with a fresh data directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { start } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const KEY = 'sk_test_benchmarkkey000000000000'
-
-function start (script: string, env: Record<string, string>): Promise<{ child: ChildProcess, url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', d => {
-      out += d
-      const m = /"address":"(http:\/\/[^"]+)"/.exec(out)
-      if (m !== null) resolve({ child, url: m[1]! })
-    })
-    child.once('exit', code => reject(new Error(`${script} exited ${code}: ${out}`)))
-  })
-}
 
 function rssMb (pid: number): { rss: number, peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')

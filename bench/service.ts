@@ -1,0 +1,19 @@
+/** Starts a script of this repository (tsx) as a child process and waits for its listen address in its pino log. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+
+export function start (script: string, env: Record<string, string>): Promise<{ child: ChildProcess, url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', d => {
+      out += d
+      const m = /"address":"(http:\/\/[^"]+)"/.exec(out)
+      if (m !== null) resolve({ child, url: m[1]! })
+    })
+    child.once('exit', code => reject(new Error(`${script} exited ${code}: ${out}`)))
+  })
+}
+
