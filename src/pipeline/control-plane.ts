@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import type { EventLog, Subscription } from '../eventlog/event-log.js'
+import type { EventLog } from '../eventlog/event-log.js'
 import { newId } from '../ids.js'
 import type { Ruleset } from '../decision/types.js'
 import { initialRuleset, recordKeyOf, versionLabel, type RulesetVersion } from '../rules/ruleset-versions.js'
@@ -7,7 +7,8 @@ import { RulesetCache, type CompiledRuleset } from '../rules/ruleset.js'
 import { prefixRange, stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import type { Scope } from '../state/velocity.js'
-import { scan, type WriteOp } from '../storage/rocks.js'
+import { scan } from '../storage/rocks.js'
+import { parseJson, TopicMaterializer } from './topic-materializer.js'
 
 export interface ActiveRuleset { number: number, ruleset: Ruleset, compiled: CompiledRuleset }
 
@@ -26,55 +27,33 @@ const scopeKey = (scope: Scope) => `${scope.tenant}\u0000${scope.mode}`
 export class ControlPlane {
   private readonly active = new Map<string, ActiveRuleset>()
   private readonly compiled = new RulesetCache()
-  private readonly waiters = new Map<string, (accepted: boolean) => void>()
-  private subscription: Subscription | undefined
+  private readonly view: TopicMaterializer<RulesetVersion, boolean>
 
   constructor (
     private readonly state: StateDb,
     private readonly log: EventLog,
     private readonly topic: string,
-    private readonly originId: string,
-    private readonly logger: Logger
-  ) {}
-
-  async start (): Promise<void> {
-    this.subscription = await this.log.subscribe({
-      group: `control-plane-${this.originId}`,
-      topics: [this.topic],
-      fromBeginning: true,
-      onBatch: async records => {
-        const checkpointKey = stateKey(TAG.checkpoint, this.topic, String(records[0]!.partition))
-        const raw = await this.state.get(checkpointKey)
-        const checkpoint = raw === undefined ? -1 : Number(raw.toString())
-        const ops: WriteOp[] = []
-        const outcomes: Array<[string, boolean]> = []
-        for (const r of records) {
-          if (r.offset <= checkpoint) continue
-          let version: RulesetVersion
-          try {
-            version = JSON.parse(r.value.toString()) as RulesetVersion
-          } catch (err) {
-            this.logger.error({ err, offset: r.offset }, 'control plane: undecodable ruleset record skipped')
-            continue
-          }
-          const scope = { tenant: version.tenant_id, mode: version.mode }
-          const current = await this.activeRuleset(scope)
-          const accepted = version.number === current.number + 1
-          if (accepted) {
-            ops.push({ type: 'put', key: versionKey(version.tenant_id, version.mode, version.number), value: r.value })
-            ops.push({ type: 'put', key: activeKey(scope), value: r.value })
-            this.active.set(scopeKey(scope), { number: version.number, ruleset: version.ruleset, compiled: this.compiled.get(scopeKey(scope), version.ruleset) })
-          }
-          outcomes.push([version.proposal_id, accepted])
+    originId: string,
+    logger: Logger
+  ) {
+    this.view = new TopicMaterializer<RulesetVersion, boolean>(state, log, topic, `control-plane-${originId}`, logger, {
+      decode: parseJson,
+      apply: async (version, _record, writes) => {
+        const scope = { tenant: version.tenant_id, mode: version.mode }
+        const accepted = version.number === (await this.activeRuleset(scope)).number + 1
+        if (accepted) {
+          const value = Buffer.from(JSON.stringify(version))
+          writes.put(versionKey(version.tenant_id, version.mode, version.number), value)
+          writes.put(activeKey(scope), value)
+          this.active.set(scopeKey(scope), { number: version.number, ruleset: version.ruleset, compiled: this.compiled.get(scopeKey(scope), version.ruleset) })
         }
-        ops.push({ type: 'put', key: checkpointKey, value: Buffer.from(String(records[records.length - 1]!.offset)) })
-        await this.state.committer.commit(ops)
-        for (const [id, accepted] of outcomes) {
-          this.waiters.get(id)?.(accepted)
-          this.waiters.delete(id)
-        }
+        return [[version.proposal_id, accepted]]
       }
     })
+  }
+
+  start (): Promise<void> {
+    return this.view.start()
   }
 
   /** The active ruleset of a tenant and mode (version 0, the default, before any change). */
@@ -109,23 +88,15 @@ export class ControlPlane {
       const number = current.number + 1
       const ruleset = { ...change(structuredClone(current.ruleset)), version: versionLabel(number) }
       const version: RulesetVersion = { tenant_id: scope.tenant, mode: scope.mode, number, ruleset, created_ms: nowMs, actor, change: describe, proposal_id: newId('prp') }
-      const outcome = new Promise<boolean>(resolve => this.waiters.set(version.proposal_id, resolve))
+      const outcome = this.view.expect(version.proposal_id)
+      outcome.catch(() => {})
       await this.log.append(this.topic, [{ key: recordKeyOf(version), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(version)) }])
-      if (await withTimeout(outcome, 30_000)) return version
+      if (await outcome) return version
     }
     throw new ChangeRejected('The ruleset changed concurrently too many times; retry the request.')
   }
 
-  async stop (): Promise<void> {
-    await this.subscription?.close()
-  }
-}
-
-async function withTimeout<T> (promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('ruleset change not confirmed by the log in time')), ms) })])
-  } finally {
-    clearTimeout(timer)
+  stop (): Promise<void> {
+    return this.view.stop()
   }
 }
