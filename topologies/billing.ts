@@ -1,6 +1,6 @@
 import type { TransactionRecord } from '../src/records/transaction-record.js'
 import type { LogRecord } from '../src/eventlog/event-log.js'
-import type { RunningTopology, Topology, TopologyContext } from './index.js'
+import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
 
 /** A billable decision: live decisions only (sandbox ones are never billed, nor are shadow outcomes). Pure. */
 export function billingRecord (d: TransactionRecord): LogRecord | undefined {
@@ -13,20 +13,9 @@ export function billingRecord (d: TransactionRecord): LogRecord | undefined {
 export const billing: Topology = {
   name: 'billing',
   description: 'one billing event per live decision, keyed by trace_id',
-  async start (ctx: TopologyContext): Promise<RunningTopology> {
-    const subscription = await ctx.log.subscribe({
-      group: `${ctx.topics.prefix}billing`,
-      topics: [ctx.topics.decisions],
-      fromBeginning: true,
-      onBatch: async records => {
-        const out: LogRecord[] = []
-        for (const r of records) {
-          const record = billingRecord(await ctx.codec.decode(r.topic, r.value))
-          if (record !== undefined) out.push(record)
-        }
-        if (out.length > 0) await ctx.log.append(ctx.topics.billing, out)
-      }
+  start: (ctx: TopologyContext): Promise<RunningTopology> =>
+    mapDecisions(ctx, 'billing', ctx.topics.billing, d => {
+      const record = billingRecord(d)
+      return record === undefined ? [] : [record]
     })
-    return { stop: () => subscription.close() }
-  }
 }

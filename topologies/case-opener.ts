@@ -3,7 +3,7 @@ import { writeCases } from '../src/cases/case-writer.js'
 import type { CaseCommand } from '../src/cases/types.js'
 import { subjectsOf } from '../src/decision/subjects.js'
 import type { TransactionRecord } from '../src/records/transaction-record.js'
-import type { RunningTopology, Topology, TopologyContext } from './index.js'
+import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
 
 /** The open command of a `flag` decision's case. Pure; the same decision always gives the same command. */
 export function openCommandFor (d: TransactionRecord): CaseCommand {
@@ -32,25 +32,13 @@ export const caseOpener: Topology = {
   name: 'case-opener',
   description: 'opens a case per flag decision; single writer of case transitions; case.created / case.dispositioned events, feedback labels',
   async start (ctx: TopologyContext): Promise<RunningTopology> {
-    const opener = await ctx.log.subscribe({
-      group: `${ctx.topics.prefix}case-opener`,
-      topics: [ctx.topics.decisions],
-      fromBeginning: true,
-      onBatch: async records => {
-        const commands = []
-        for (const r of records) {
-          const decision = await ctx.codec.decode(r.topic, r.value)
-          if (decision.decision.action === 'flag') commands.push(commandRecord(openCommandFor(decision)))
-        }
-        if (commands.length > 0) await ctx.log.append(ctx.topics.caseCommands, commands)
-      }
-    })
+    const opener = await mapDecisions(ctx, 'case-opener', ctx.topics.caseCommands, d => d.decision.action === 'flag' ? [commandRecord(openCommandFor(d))] : [])
     const writer = await ctx.log.subscribe({
       group: `${ctx.topics.prefix}case-writer`,
       topics: [ctx.topics.caseCommands],
       fromBeginning: true,
-      onBatch: records => writeCases({ ...ctx, topics: ctx.topics }, records)
+      onBatch: records => writeCases(ctx, records)
     })
-    return { stop: async () => { await opener.close(); await writer.close() } }
+    return { stop: async () => { await opener.stop(); await writer.close() } }
   }
 }

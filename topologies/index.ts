@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { Config } from '../src/config.js'
-import type { EventLog } from '../src/eventlog/event-log.js'
+import type { EventLog, LogRecord } from '../src/eventlog/event-log.js'
+import type { TransactionRecord } from '../src/records/transaction-record.js'
 import type { ControlPlane } from '../src/pipeline/control-plane.js'
 import type { CommandOutcome } from '../src/pipeline/cases-materializer.js'
 import type { TopicMaterializer } from '../src/pipeline/topic-materializer.js'
@@ -34,4 +35,22 @@ export interface Topology {
   name: string
   description: string
   start(ctx: TopologyContext): Promise<RunningTopology>
+}
+
+/**
+ * The common shape of a stateless topology over `decisions`: one consumer group, each decision mapped to the
+ * records it causes, appended to `target`. At-least-once; what it writes carries ids stable across replays.
+ */
+export async function mapDecisions (ctx: TopologyContext, group: string, target: string, map: (d: TransactionRecord) => LogRecord[]): Promise<RunningTopology> {
+  const subscription = await ctx.log.subscribe({
+    group: `${ctx.topics.prefix}${group}`,
+    topics: [ctx.topics.decisions],
+    fromBeginning: true,
+    onBatch: async records => {
+      const out: LogRecord[] = []
+      for (const r of records) out.push(...map(await ctx.codec.decode(r.topic, r.value)))
+      if (out.length > 0) await ctx.log.append(target, out)
+    }
+  })
+  return { stop: () => subscription.close() }
 }

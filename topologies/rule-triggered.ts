@@ -1,6 +1,6 @@
 import type { TransactionRecord } from '../src/records/transaction-record.js'
 import { eventRecord, stableEventId, type ServiceEvent } from '../src/records/service-event.js'
-import type { RunningTopology, Topology, TopologyContext } from './index.js'
+import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
 
 /** Stable across replays and retries: the same hit always yields the same event id. */
 export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {
@@ -26,20 +26,6 @@ export function ruleTriggeredEvents (d: TransactionRecord): ServiceEvent[] {
 export const ruleTriggered: Topology = {
   name: 'rule-triggered',
   description: 'rule.triggered events for enforce and shadow rule hits on the decisions stream',
-  async start (ctx: TopologyContext): Promise<RunningTopology> {
-    const subscription = await ctx.log.subscribe({
-      group: `${ctx.topics.prefix}rule-triggered`,
-      topics: [ctx.topics.decisions],
-      fromBeginning: true,
-      onBatch: async records => {
-        const out = []
-        for (const r of records) {
-          const decision = await ctx.codec.decode(r.topic, r.value)
-          for (const event of ruleTriggeredEvents(decision)) out.push(eventRecord(decision.tenant_id, event))
-        }
-        if (out.length > 0) await ctx.log.append(ctx.topics.events, out)
-      }
-    })
-    return { stop: () => subscription.close() }
-  }
+  start: (ctx: TopologyContext): Promise<RunningTopology> =>
+    mapDecisions(ctx, 'rule-triggered', ctx.topics.events, d => ruleTriggeredEvents(d).map(event => eventRecord(d.tenant_id, event)))
 }
