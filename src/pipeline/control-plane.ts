@@ -7,7 +7,7 @@ import { RulesetCache, type CompiledRuleset } from '../rules/ruleset.js'
 import { prefixRange, stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import type { Scope } from '../state/velocity.js'
-import { scan } from '../storage/rocks.js'
+import { scanJson } from '../storage/rocks.js'
 import { parseJson, TopicMaterializer } from './topic-materializer.js'
 
 export interface ActiveRuleset { number: number, ruleset: Ruleset, compiled: CompiledRuleset }
@@ -74,7 +74,7 @@ export class ControlPlane {
   async history (scope: Scope): Promise<RulesetVersion[]> {
     const [gte, lt] = prefixRange(TAG.rulesetVersion, scope.tenant, scope.mode)
     const out: RulesetVersion[] = []
-    for await (const [, value] of scan(this.state.db, gte, lt)) out.push(JSON.parse(value.toString()) as RulesetVersion)
+    for await (const version of scanJson<RulesetVersion>(this.state.db, gte, lt)) out.push(version)
     return out
   }
 

@@ -1,7 +1,7 @@
 import type { Case } from '../cases/types.js'
 import type { Subject } from '../decision/subjects.js'
-import { scan } from '../storage/rocks.js'
-import { prefixRange, stateKey, TAG } from './keys.js'
+import { scanJson } from '../storage/rocks.js'
+import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
 
@@ -21,7 +21,6 @@ export async function lookupCaseIdByTrace (state: StateDb, scope: Scope, traceId
 
 /** Cases of a tenant and mode in id order (ids sort by creation time), after `startingAfter` when given. */
 export async function * scanCases (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<Case> {
-  const [gte, lt] = prefixRange(TAG.caseRecord, scope.tenant, scope.mode)
-  const from = startingAfter === undefined ? gte : Buffer.concat([caseKey(scope, startingAfter), Buffer.from([0])])
-  for await (const [, value] of scan(state.db, from, lt)) yield JSON.parse(value.toString()) as Case
+  const [from, lt] = rangeAfter(prefixRange(TAG.caseRecord, scope.tenant, scope.mode), startingAfter === undefined ? undefined : caseKey(scope, startingAfter))
+  yield * scanJson<Case>(state.db, from, lt)
 }

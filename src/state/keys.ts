@@ -13,6 +13,11 @@ export function prefixRange (tag: string, ...parts: string[]): [Buffer, Buffer] 
   return [prefix, end]
 }
 
+/** The part of a [gte, lt) range after `key` (exclusive), or all of it: Stripe-style `starting_after` paging. */
+export function rangeAfter ([gte, lt]: [Buffer, Buffer], key: Buffer | undefined): [Buffer, Buffer] {
+  return [key === undefined ? gte : Buffer.concat([key, Buffer.from([0])]), lt]
+}
+
 /** Tags of the default column. */
 export const TAG = {
   transaction: 'x',

@@ -1,6 +1,6 @@
 import type { TransactionRecord } from '../records/transaction-record.js'
 import { idLowerBound } from '../ids.js'
-import { scan, type WriteOp } from '../storage/rocks.js'
+import { scanJson, type WriteOp } from '../storage/rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
@@ -24,7 +24,7 @@ export function putTransactionOp (record: TransactionRecord): WriteOp {
 export async function * transactionsBetween (state: StateDb, scope: Scope, fromMs: number, toMs: number, limit: number): AsyncGenerator<TransactionRecord> {
   const gte = transactionKey(scope, idLowerBound('trc', fromMs))
   const lt = transactionKey(scope, idLowerBound('trc', toMs))
-  for await (const [, value] of scan(state.db, gte, lt, { limit })) yield JSON.parse(value.toString()) as TransactionRecord
+  yield * scanJson<TransactionRecord>(state.db, gte, lt, { limit })
 }
 
 export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {

@@ -1,6 +1,6 @@
 import type { Delivery, WebhookEndpoint } from '../webhooks/types.js'
-import { scan } from '../storage/rocks.js'
-import { prefixRange, stateKey, TAG } from './keys.js'
+import { scanJson } from '../storage/rocks.js'
+import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
 
@@ -16,9 +16,8 @@ export async function getEndpoint (state: StateDb, scope: Scope, id: string): Pr
 
 /** Endpoints of a tenant and mode in id order, after `startingAfter` when given. */
 export async function * scanEndpoints (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<WebhookEndpoint> {
-  const [gte, lt] = prefixRange(TAG.webhook, scope.tenant, scope.mode)
-  const from = startingAfter === undefined ? gte : Buffer.concat([webhookKey(scope, startingAfter), Buffer.from([0])])
-  for await (const [, value] of scan(state.db, from, lt)) yield JSON.parse(value.toString()) as WebhookEndpoint
+  const [from, lt] = rangeAfter(prefixRange(TAG.webhook, scope.tenant, scope.mode), startingAfter === undefined ? undefined : webhookKey(scope, startingAfter))
+  yield * scanJson<WebhookEndpoint>(state.db, from, lt)
 }
 
 export async function getDeliveryView (state: StateDb, scope: Scope, id: string): Promise<Delivery | undefined> {
@@ -28,7 +27,6 @@ export async function getDeliveryView (state: StateDb, scope: Scope, id: string)
 
 /** Deliveries of one endpoint in id (creation) order, after `startingAfter` when given. */
 export async function * scanDeliveries (state: StateDb, scope: Scope, endpointId: string, startingAfter?: string): AsyncGenerator<Delivery> {
-  const [gte, lt] = prefixRange(TAG.deliveryView, scope.tenant, scope.mode, endpointId)
-  const from = startingAfter === undefined ? gte : Buffer.concat([deliveryViewKey(scope, endpointId, startingAfter), Buffer.from([0])])
-  for await (const [, value] of scan(state.db, from, lt)) yield JSON.parse(value.toString()) as Delivery
+  const [from, lt] = rangeAfter(prefixRange(TAG.deliveryView, scope.tenant, scope.mode, endpointId), startingAfter === undefined ? undefined : deliveryViewKey(scope, endpointId, startingAfter))
+  yield * scanJson<Delivery>(state.db, from, lt)
 }

@@ -3,8 +3,8 @@ import type { Core } from '../../app.js'
 import { newId } from '../../ids.js'
 import type { ApiKeyChange } from '../../pipeline/api-keys-materializer.js'
 import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../state/api-keys.js'
-import { prefixRange, TAG } from '../../state/keys.js'
-import { scan } from '../../storage/rocks.js'
+import { prefixRange, rangeAfter, TAG } from '../../state/keys.js'
+import { scanJson } from '../../storage/rocks.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../publish.js'
@@ -80,10 +80,9 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
 
   app.get<{ Querystring: ListQuery }>('/v1/keys', { config, schema: { querystring: listQuerySchema } }, async request => {
     const p = request.principal!
-    const [gte, lt] = prefixRange(TAG.apiKeyById, p.tenant)
-    const from = request.query.starting_after === undefined ? gte : Buffer.concat([apiKeyByIdKey(p.tenant, request.query.starting_after), Buffer.from([0])])
-    async function * keys () { for await (const [, raw] of scan(state.db, from, lt)) yield JSON.parse(raw.toString()) as ApiKeyRecord }
-    const page = await pageOf(keys(), k => p.mode === 'live' || !k.livemode, request.query)
+    const after = request.query.starting_after
+    const [from, lt] = rangeAfter(prefixRange(TAG.apiKeyById, p.tenant), after === undefined ? undefined : apiKeyByIdKey(p.tenant, after))
+    const page = await pageOf(scanJson<ApiKeyRecord>(state.db, from, lt), k => p.mode === 'live' || !k.livemode, request.query)
     return { object: 'list', url: '/v1/keys', has_more: page.has_more, data: page.data.map(k => keyResource(k)) }
   })
 

@@ -4,10 +4,10 @@ import { SUBJECTS, type Subject } from '../../decision/subjects.js'
 import type { Action, Override } from '../../decision/types.js'
 import { newId } from '../../ids.js'
 import type { OverrideRecord } from '../../pipeline/overrides-materializer.js'
-import { prefixRange, TAG } from '../../state/keys.js'
+import { prefixRange, rangeAfter, TAG } from '../../state/keys.js'
 import { overrideByIdKey } from '../../state/overrides.js'
 import type { Scope } from '../../state/velocity.js'
-import { scan } from '../../storage/rocks.js'
+import { scanJson } from '../../storage/rocks.js'
 import type { Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { publishChange } from '../publish.js'
@@ -43,9 +43,6 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
     const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.key.id, change_id: newId('chg') }
     await publishChange(core.log, core.topics.overrides, core.overrides, change.change_id, { key: `${p.tenant}:${p.mode}:${override.id}`, value: Buffer.from(JSON.stringify(change)) })
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: deleted ? 'override.deleted' : 'override.created', object_type: 'override', object_id: override.id, trace_id: traceId, data: { subject: override.subject, value: override.value, action: override.action } })
-  }
-  async function * storedOverrides (gte: Buffer, lt: Buffer): AsyncGenerator<StoredOverride> {
-    for await (const [, raw] of scan(state.db, gte, lt)) yield JSON.parse(raw.toString()) as StoredOverride
   }
   const find = async (scope: Scope, id: string): Promise<StoredOverride> => {
     const raw = await state.get(overrideByIdKey(scope, id))
@@ -83,9 +80,8 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
   app.get<{ Querystring: ListQuery }>('/v1/overrides', { config: { scope: 'cases:read' }, schema: { querystring: listQuerySchema } }, async request => {
     const scope = scopeOf(request.principal!)
     const q = request.query
-    const [gte, lt] = prefixRange(TAG.overrideById, scope.tenant, scope.mode)
-    const from = q.starting_after === undefined ? gte : Buffer.concat([overrideByIdKey(scope, q.starting_after), Buffer.from([0])])
-    const page = await pageOf(storedOverrides(from, lt), o => !o.deleted, q)
+    const [from, lt] = rangeAfter(prefixRange(TAG.overrideById, scope.tenant, scope.mode), q.starting_after === undefined ? undefined : overrideByIdKey(scope, q.starting_after))
+    const page = await pageOf(scanJson<StoredOverride>(state.db, from, lt), o => !o.deleted, q)
     return { object: 'list', url: '/v1/overrides', has_more: page.has_more, data: page.data.map(o => overrideResource(o, scope, clock())) }
   })
 
