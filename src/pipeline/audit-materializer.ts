@@ -1,17 +1,10 @@
 import type { Logger } from 'pino'
 import type { AuditEntry } from '../audit/audit-log.js'
 import type { EventLog } from '../eventlog/event-log.js'
-import { stateKey, TAG } from '../state/keys.js'
+import { auditByObjectKey, auditByTraceKey, auditKey } from '../state/audit.js'
 import type { StateDb } from '../state/state-db.js'
 import { parseJson, TopicMaterializer } from './topic-materializer.js'
 
-/**
- * Audit entries of a tenant and mode by id, and indexed by object id and by trace id (values: entry ids).
- * Index keys sort by time, then by log position (`order`), so entries of one object keep the order they were written.
- */
-export const auditKey = (tenant: string, mode: string, id: string) => stateKey(TAG.audit, tenant, mode, 'e', id)
-export const auditByObjectKey = (tenant: string, mode: string, objectId: string, order: string) => stateKey(TAG.audit, tenant, mode, 'o', objectId, order)
-export const auditByTraceKey = (tenant: string, mode: string, traceId: string, order: string) => stateKey(TAG.audit, tenant, mode, 't', traceId, order)
 const orderOf = (e: AuditEntry, partition: number, offset: number) => `${String(e.at_ms).padStart(15, '0')}:${partition}:${String(offset).padStart(15, '0')}`
 
 export function auditMaterializer (state: StateDb, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<AuditEntry, AuditEntry> {

@@ -1,11 +1,18 @@
 import type { AuditEntry } from '../audit/audit-log.js'
-import { auditByObjectKey, auditByTraceKey, auditKey } from '../pipeline/audit-materializer.js'
 import { scan } from '../storage/rocks.js'
-import { prefixRange, TAG } from './keys.js'
+import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
 
-/** Audit entries of one object or one trace id, oldest first (entry ids sort by time). */
+/**
+ * Audit entries of a tenant and mode by id, and indexed by object id and by trace id (values: entry ids).
+ * Index keys sort by time, then by log position (`order`), so entries of one object keep the order they were written.
+ */
+export const auditKey = (tenant: string, mode: string, id: string) => stateKey(TAG.audit, tenant, mode, 'e', id)
+export const auditByObjectKey = (tenant: string, mode: string, objectId: string, order: string) => stateKey(TAG.audit, tenant, mode, 'o', objectId, order)
+export const auditByTraceKey = (tenant: string, mode: string, traceId: string, order: string) => stateKey(TAG.audit, tenant, mode, 't', traceId, order)
+
+/** Audit entries of one object or one trace id, oldest first (index keys sort by time, then log position). */
 export async function auditEntries (state: StateDb, scope: Scope, by: { objectId: string } | { traceId: string }): Promise<AuditEntry[]> {
   const [gte, lt] = 'objectId' in by ? prefixRange(TAG.audit, scope.tenant, scope.mode, 'o', by.objectId) : prefixRange(TAG.audit, scope.tenant, scope.mode, 't', by.traceId)
   const ids: string[] = []
