@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, errorBody } from './errors.js'
 
+/** How request bodies are validated everywhere (fastify routes, batch events, gRPC): no coercion, nothing dropped, first error. */
+export const AJV_OPTIONS = { coerceTypes: false, removeAdditional: false, allErrors: false } as const
+
 interface AjvError { keyword: string, instancePath: string, params: Record<string, unknown>, message?: string }
 
 function paramPath (instancePath: string): string {

@@ -5,7 +5,7 @@ import type { ScoringService } from '../scoring-service.js'
 import type { Core } from '../app.js'
 import type { Principal } from './auth.js'
 import { authenticate } from './authenticate.js'
-import { errorHandler, notFoundHandler } from './error-handler.js'
+import { AJV_OPTIONS, errorHandler, notFoundHandler } from './error-handler.js'
 import { RateLimiter } from './rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
 import { requireClientCertificate } from './mutual-tls.js'
@@ -47,15 +47,14 @@ export interface ListenerOptions {
 }
 
 export async function buildServer (deps: ServerDeps, listener: ListenerOptions = {}): Promise<FastifyInstance> {
-  const { core } = deps
-  const limiter = deps.limiter
+  const { core, limiter } = deps
   const app = Fastify({
     ...(listener.https === undefined ? {} : { https: listener.https }),
     loggerInstance: core.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('trc'),
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } }
+    ajv: { customOptions: AJV_OPTIONS }
   })
   app.decorateRequest('principal', null)
   app.decorateRequest('startedAt', 0)

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { newId } from '../../ids.js'
-import { validationError } from '../error-handler.js'
+import { AJV_OPTIONS, validationError } from '../error-handler.js'
 import { ApiError } from '../errors.js'
 import type { ScoreRequest } from '../../decision/types.js'
 import type { ScoringService } from '../../scoring-service.js'
@@ -27,7 +27,7 @@ export const BATCH_MAX = 500
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 /** Validates a score request outside fastify (batch events, gRPC) exactly as POST /v1/score validates its body. */
 const validateEvent = (() => {
-  const ajv = addFormats(new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false, useDefaults: true }))
+  const ajv = addFormats(new Ajv({ ...AJV_OPTIONS, useDefaults: true }))
   return ajv.compile(scoreRequestSchema)
 })()
 
