@@ -36,6 +36,11 @@ import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from './s
 import { Outbox } from './state/outbox.js'
 import { openStateDb, type StateDb } from './state/state-db.js'
 import { VelocityStore } from './state/velocity.js'
+import { IpReputationIndex } from './state/signals.js'
+import { signalsMaterializer } from './pipeline/signals-materializer.js'
+import type { SignalChange } from './signals/types.js'
+import { ModelRegistry, type ModelRecord } from './model/registry.js'
+import { modelsMaterializer } from './pipeline/models-materializer.js'
 
 export interface App extends Core {
   server: FastifyInstance
@@ -44,7 +49,6 @@ export interface App extends Core {
   mtlsAddress: string | undefined
   /** Port of the gRPC service, when enabled. */
   grpcPort: number | undefined
-  velocity: VelocityStore
   relay: OutboxRelay
   materializer: DecisionMaterializer
   decisionsTopic: string
@@ -94,6 +98,13 @@ export interface Core {
   auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
   apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
   clientCas: TopicMaterializer<ClientCaRecord, ClientCaRecord>
+  signals: TopicMaterializer<SignalChange, SignalChange>
+  models: TopicMaterializer<ModelRecord, ModelRecord>
+  /** Velocity counters (request path, decisions materializer, fraud-label counts). */
+  velocity: VelocityStore
+  /** Each tenant's active model and IP reputation list, in memory. */
+  modelRegistry: ModelRegistry
+  reputation: IpReputationIndex
   /** SHA-256 fingerprint of the mutual-TLS listener's certificate, for tenants to pin. */
   mtlsServerFingerprint: string | undefined
   audit: AuditLog
@@ -115,23 +126,28 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const controlPlane = new ControlPlane(state, log, topics.rulesets, origin, logger)
   const cases = casesMaterializer(state, log, topics.cases, origin, logger)
   const overrides = overridesMaterializer(state, log, topics.overrides, origin, logger)
-  const feedback = feedbackMaterializer(state, log, topics.feedback, origin, logger)
+  const velocity = new VelocityStore(state)
+  const feedback = feedbackMaterializer(state, velocity, log, topics.feedback, origin, logger)
   const webhooks = webhooksMaterializer(state, log, topics.webhooks, origin, logger)
   const deliveries = deliveriesMaterializer(state, log, topics.webhookDeliveries, origin, logger)
   const auditEntries = auditMaterializer(state, log, topics.audit, origin, logger)
   const apiKeys = apiKeysMaterializer(state, log, topics.apiKeys, origin, logger)
   const clientCas = clientCasMaterializer(state, log, topics.clientCas, origin, logger)
+  const reputation = await IpReputationIndex.load(state)
+  const signals = signalsMaterializer(state, log, topics.signals, origin, logger, reputation)
+  const modelRegistry = await ModelRegistry.load(state)
+  const models = modelsMaterializer(state, log, topics.models, origin, logger, modelRegistry)
   const audit = new AuditLog(log, topics.audit, clock)
-  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas]
+  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models]
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
   for (const v of views) await v.start()
   const core: Core = {
-    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, mtlsServerFingerprint, audit,
+    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
-      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, webhooks, audit, clock }
+      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, webhooks, audit, clock, models: modelRegistry }
       const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
       return async () => { for (const t of running) await t.stop() }
     },
@@ -148,17 +164,16 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
 /** Wires the whole service of one process: core, relay, decisions materializer, topologies and HTTP API. */
 export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
   const core = await startCore(config, logger, options)
-  const { state, log, topics, codec, identity, controlPlane, clock } = core
+  const { state, log, topics, codec, identity, controlPlane, velocity } = core
   const decisionsTopic = topics.decisions
   const outbox = await Outbox.open(state)
-  const velocity = new VelocityStore(state)
   const relay = new OutboxRelay(state, outbox, log, codec, {
     topic: decisionsTopic,
     originId: identity.originId,
     lingerMs: config.relayLingerMs,
     maxBatch: config.relayMaxBatch
   }, logger)
-  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane)
+  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
   const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
   relay.start()
   await materializer.start()
@@ -190,7 +205,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, velocity, relay, materializer, decisionsTopic, address,
+    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, materializer, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()

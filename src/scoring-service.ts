@@ -1,14 +1,17 @@
 import { decide } from './decision/decide.js'
-import type { Decision, ScoreRequest } from './decision/types.js'
+import { policyOf } from './decision/default-policy.js'
+import type { CaseGate, Decision, Override, ScoreRequest } from './decision/types.js'
+import { extractFeatures, ruleSignals } from './features/extract.js'
+import type { ModelRegistry } from './model/registry.js'
 import { encodeEvent, type TransactionRecord } from './records/transaction-record.js'
 import type { ActiveRuleset } from './pipeline/control-plane.js'
+import { caseGateKey } from './state/cases.js'
 import { decisionRecordOps } from './state/decision-ops.js'
 import { deviceSeenKey } from './state/device-history.js'
+import { lastLocationKey, parseLastLocation } from './state/last-location.js'
 import type { Outbox } from './state/outbox.js'
-import type { CaseGate, Override } from './decision/types.js'
-import { caseGateKey } from './state/cases.js'
 import { overrideKey, parseArrays, subjectKeys } from './state/overrides.js'
-import { parseConfig, policyKey } from './state/policies.js'
+import { parseSimSwap, simSwapKey, type IpReputationIndex } from './state/signals.js'
 import type { StateDb } from './state/state-db.js'
 import type { Scope, VelocityStore, VelocityView } from './state/velocity.js'
 import type { WriteOp } from './storage/rocks.js'
@@ -26,6 +29,24 @@ export interface ScoreCall {
   startedAt: number
 }
 
+/** Point lookups of one request, read in one multi-get; `at` gives each key's position in the result. */
+class Lookups {
+  readonly keys: Buffer[] = []
+  add (key: Buffer | undefined): number {
+    if (key === undefined) return -1
+    return this.keys.push(key) - 1
+  }
+
+  addAll (keys: Buffer[]): [number, number] {
+    const from = this.keys.length
+    this.keys.push(...keys)
+    return [from, this.keys.length]
+  }
+}
+
+/** The models and IP reputation lists of every tenant, kept in memory by their materializers. */
+export interface ScoringViews { models: ModelRegistry, reputation: IpReputationIndex }
+
 /**
  * The request path after validation: read features from local state, decide (pure), then record the
  * decision, its outbox entry and the velocity increments in ONE synchronous RocksDB batch before returning.
@@ -37,45 +58,47 @@ export class ScoringService {
     private readonly outbox: Outbox,
     private readonly originId: string,
     private readonly onRecorded: () => void,
-    private readonly rulesets: RulesetSource
+    private readonly rulesets: RulesetSource,
+    private readonly views: ScoringViews
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
     const { scope, request, nowMs } = call
-    const seenKey = deviceSeenKey(scope, request)
-    const overrideKeys = subjectKeys(request, (subject, value) => overrideKey(scope, subject, value))
-    const gateKeys = subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value))
-    // Layout: policy, overrides per subject, case gates per subject, device-seen marker (when a device is named).
-    const controlKeys = [policyKey(scope), ...overrideKeys, ...gateKeys]
-    if (seenKey !== undefined) controlKeys.push(seenKey)
-    const control = await this.state.getMany(controlKeys)
+    const lookups = new Lookups()
+    const overrides = lookups.addAll(subjectKeys(request, (subject, value) => overrideKey(scope, subject, value)))
+    const gates = lookups.addAll(subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value)))
+    const seen = lookups.add(deviceSeenKey(scope, request))
+    const swap = lookups.add(request.user_id === undefined ? undefined : simSwapKey(scope, request.user_id))
+    const location = lookups.add(lastLocationKey(scope, request))
+    const found = await this.state.getMany(lookups.keys)
+    const at = (i: number) => i < 0 ? undefined : found[i]
     const active = await this.rulesets.activeRuleset(scope)
     const velocity = await this.velocity.view(scope, request, nowMs, active.compiled.velocityNeeds)
     try {
-      const gates = {
-        overrides: parseArrays<Override>(control.slice(1, 1 + overrideKeys.length)),
-        caseGates: parseArrays<CaseGate>(control.slice(1 + overrideKeys.length, 1 + overrideKeys.length + gateKeys.length))
+      const features = extractFeatures(request, {
+        velocity: velocity.features(),
+        deviceFirstSeenMs: at(seen) === undefined ? undefined : Number(at(seen)!.toString()),
+        countrySeenBefore: velocity.lastLinked('user', 'country') !== undefined,
+        lastLocation: parseLastLocation(at(location)),
+        simSwap: parseSimSwap(at(swap)),
+        ipReputation: this.views.reputation.lookup(scope, request.ip),
+        nowMs
+      })
+      const context = {
+        overrides: parseArrays<Override>(found.slice(...overrides)),
+        caseGates: parseArrays<CaseGate>(found.slice(...gates))
       }
-      return await this.decideAndRecord(call, velocity, control, seenKey !== undefined, active, gates)
+      return await this.decideAndRecord(call, velocity, features, seen >= 0 && at(seen) !== undefined, active, context)
     } finally {
       velocity.release()
     }
   }
 
-  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, control: Array<Buffer | undefined>, hasSeenKey: boolean, active: ActiveRuleset,
+  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, features: Record<string, number>, deviceKnown: boolean, active: ActiveRuleset,
     gates: { overrides: Override[], caseGates: CaseGate[] }): Promise<Decision> {
     const { scope, request, nowMs } = call
-    const deviceKnown = hasSeenKey && control[control.length - 1] !== undefined
-    const features: Record<string, number> = {
-      amount: request.amount ?? 0,
-      user_present: request.user_id === undefined ? 0 : 1,
-      device_present: request.device_id === undefined ? 0 : 1,
-      device_known: deviceKnown ? 1 : 0
-    }
-    velocity.features(features)
-    const policy = { ...parseConfig(control[0]), ruleset: active.ruleset }
-    const rules = active.compiled
-    const evaluation = decide(request, { features, policy, rules, signals: {}, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
+    const model = this.views.models.model(scope)
+    const evaluation = decide(request, { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
     const seq = this.outbox.nextSeq()

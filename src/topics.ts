@@ -19,7 +19,9 @@ export function topicNames (config: Pick<Config, 'topicPrefix'>) {
     audit: `${p}audit`,
     apiKeys: `${p}api-keys`,
     billing: `${p}billing`,
-    clientCas: `${p}client-cas`
+    clientCas: `${p}client-cas`,
+    signals: `${p}signals`,
+    models: `${p}models`
   }
 }
 export type TopicNames = ReturnType<typeof topicNames>
@@ -41,6 +43,8 @@ export async function ensureServiceTopics (log: EventLog, config: Pick<Config, '
     { name: t.audit, partitions: 6 },
     { name: t.apiKeys, partitions: 3, compacted: true },
     { name: t.billing, partitions: 6 },
-    { name: t.clientCas, partitions: 1, compacted: true }
+    { name: t.clientCas, partitions: 1, compacted: true },
+    { name: t.signals, partitions: 3, compacted: true },
+    { name: t.models, partitions: 3 }
   ])
 }

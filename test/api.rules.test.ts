@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { decide } from '../src/decision/decide.js'
+import { policyOf } from '../src/decision/default-policy.js'
+import { ruleSignals } from '../src/features/extract.js'
 import { compileRuleset } from '../src/rules/ruleset.js'
 import { storeApiKey } from '../src/state/api-keys.js'
 import { auth, LIVE_KEY, startTestApp } from './support/app.js'
@@ -68,9 +70,10 @@ describe('rules API', () => {
     const version = (await app.controlPlane.history(scope)).find(v => v.ruleset.version === tx.evaluation.ruleset_version)!
     const replay = decide(tx.request, {
       features: tx.evaluation.features,
-      policy: { ruleset: version.ruleset, thresholds: { medium: 0.65, high: 0.75 }, actions: { low: 'approve', medium: 'flag', high: 'reject' } },
+      policy: policyOf(version.ruleset),
       rules: compileRuleset(version.ruleset),
-      signals: {},
+      signals: ruleSignals(tx.evaluation.features),
+      model: (await app.modelRegistry.version(scope, tx.evaluation.model_version))!,
       overrides: [],
       caseGates: [],
       now_ms: tx.created * 1000,

@@ -5,7 +5,7 @@ import { riskLevel, DEFAULT_THRESHOLDS } from '../src/decision/risk-level.js'
 import { evaluateRules } from '../src/decision/stage1-rules.js'
 import { activation } from '../src/rules/language.js'
 import { compileRuleset } from '../src/rules/ruleset.js'
-import { scoreFeatures } from '../src/decision/stage2-score.js'
+import { PRIOR, scoreFeatures } from '../src/model/model.js'
 import { applyOverrides } from '../src/decision/stage3-overrides.js'
 import type { CaseGate, DecisionContext, Override, Rule, ScoreRequest, TenantPolicy } from '../src/decision/types.js'
 
@@ -21,7 +21,7 @@ const policyWith = (extra: Rule[] = [], items: Record<string, string[]> = {}): T
 }
 const ctx = (over: Partial<DecisionContext> & { policy?: TenantPolicy } = {}): DecisionContext => {
   const policy = over.policy ?? defaultPolicy()
-  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, overrides: [], caseGates: [], now_ms: 1_800_000_000_000, tenant: 'ten_t', fallback_subject: 'trc_t', ...over }
+  return { features: quiet, policy, rules: compileRuleset(policy.ruleset), signals: {}, model: PRIOR, overrides: [], caseGates: [], now_ms: 1_800_000_000_000, tenant: 'ten_t', fallback_subject: 'trc_t', ...over }
 }
 const stage1 = (request: ScoreRequest, policy: TenantPolicy, signals: Record<string, number> = {}) => {
   const rules = compileRuleset(policy.ruleset)
@@ -70,9 +70,9 @@ describe('Stage 1: tenant rules', () => {
 
 describe('Stage 2: score', () => {
   it('is low for a known device with no velocity and rises with velocity and a new device', () => {
-    const calm = scoreFeatures(quiet)
-    const busy = scoreFeatures({ ...quiet, user_count_1h: 30, ip_count_1h: 60, device_count_1h: 30 })
-    const fresh = scoreFeatures({ ...quiet, device_known: 0 })
+    const calm = scoreFeatures(quiet, PRIOR)
+    const busy = scoreFeatures({ ...quiet, user_count_1h: 30, ip_count_1h: 60, device_count_1h: 30 }, PRIOR)
+    const fresh = scoreFeatures({ ...quiet, device_known: 0 }, PRIOR)
     expect(calm.score).toBeLessThan(0.1)
     expect(busy.score).toBeGreaterThan(0.75)
     expect(fresh.score).toBeGreaterThan(calm.score)
@@ -84,10 +84,10 @@ describe('Stage 2: score', () => {
   it('stays within 0..1 and is deterministic', () => {
     for (const n of [0, 1, 10, 1e3, 1e6]) {
       const f = { ...quiet, user_count_1h: n, amount: n * 100 }
-      const a = scoreFeatures(f)
+      const a = scoreFeatures(f, PRIOR)
       expect(a.score).toBeGreaterThanOrEqual(0)
       expect(a.score).toBeLessThanOrEqual(1)
-      expect(scoreFeatures(f)).toEqual(a)
+      expect(scoreFeatures(f, PRIOR)).toEqual(a)
     }
   })
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { ScoreRequest } from '../src/decision/types.js'
 import { openStateDb, type StateDb } from '../src/state/state-db.js'
 import { VelocityStore } from '../src/state/velocity.js'
-import { MODEL_NEEDS, type VelocityNeed } from '../src/state/velocity-spec.js'
+import { MODEL_NEEDS } from '../src/features/model-needs.js'
+import type { VelocityNeed } from '../src/state/velocity-spec.js'
 import { tempDir } from './support/app.js'
 
 const scope = { tenant: 'ten_v', mode: 'test' as const }
@@ -76,10 +77,11 @@ describe('velocity counters', () => {
 
   it('counts distinct values of another dimension within the window', async () => {
     const { state, store } = await open()
+    const needs: VelocityNeed[] = [{ dimension: 'user', aggregate: 'distinct', of: 'device', window: '24h' }, { dimension: 'ip', aggregate: 'distinct', of: 'user', window: '24h' }]
     for (const [ago, device] of [[0, 'd1'], [MIN, 'd2'], [2 * MIN, 'd1'], [30 * HOUR, 'd3']] as const) {
-      await record(state, store, T0 - ago, { ...base, device_id: device })
+      await record(state, store, T0 - ago, { ...base, device_id: device }, needs)
     }
-    const f = await features(store, T0 + 1, { ...base, device_id: 'd9' })
+    const f = await features(store, T0 + 1, { ...base, device_id: 'd9' }, needs)
     expect(f.user_distinct_device_24h).toBe(2)
     expect(f.ip_distinct_user_24h).toBe(1)
     await state.close()

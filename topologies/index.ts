@@ -11,6 +11,7 @@ import type { DecisionCodec } from '../src/serde/decision-codec.js'
 import type { StateDb } from '../src/state/state-db.js'
 import type { AuditLog } from '../src/audit/audit-log.js'
 import type { WebhookRecord } from '../src/webhooks/types.js'
+import type { ModelRegistry } from '../src/model/registry.js'
 
 /**
  * A topology: a stream processor that runs alone (`node dist/src/main.js topology <name>`, Kafka mode) or
@@ -29,6 +30,8 @@ export interface TopologyContext {
   webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
   audit: AuditLog
   clock: () => number
+  /** The published model versions (the model trainer continues from its tenant's active one). */
+  models: ModelRegistry
 }
 export interface RunningTopology { stop(): Promise<void> }
 export interface Topology {

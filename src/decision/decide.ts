@@ -3,7 +3,7 @@ import { rolloutBucket, rolloutSubject } from '../rules/rollout.js'
 import { inEvaluationOrder } from '../rules/ruleset.js'
 import { riskLevel } from './risk-level.js'
 import { combine, evaluateRules, withShadow } from './stage1-rules.js'
-import { MODEL_VERSION, scoreFeatures } from './stage2-score.js'
+import { scoreFeatures } from '../model/model.js'
 import { applyOverrides } from './stage3-overrides.js'
 import type { DecisionContext, Evaluation, ScoreRequest } from './types.js'
 
@@ -23,7 +23,7 @@ export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation
     if (bucket < pack.percentage) shadow.push(...pack.entries)
   }
   const rules = evaluateRules(ctx.rules.enforce, inEvaluationOrder(shadow), bound)
-  const { score, signals } = scoreFeatures(ctx.features)
+  const { score, signals } = scoreFeatures(ctx.features, ctx.model)
   const level = riskLevel(score, ctx.policy.thresholds)
   const scored = ctx.policy.actions[level]
   const baseAction = combine(rules.enforce, scored)
@@ -41,6 +41,6 @@ export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation
     base_action: baseAction,
     override_gate: gated.gate,
     ruleset_version: ctx.rules.version,
-    model_version: MODEL_VERSION
+    model_version: ctx.model.version
   }
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_THRESHOLDS } from './risk-level.js'
-import type { ListItemType, Rule, TenantPolicy, ValueList } from './types.js'
+import type { ListItemType, RiskSettings, Rule, Ruleset, TenantPolicy, ValueList } from './types.js'
 
 const rule = (id: string, name: string, expression: string, action: Rule['action'], description: string): Rule =>
   ({ id, name, expression, action, mode: 'enforce', priority: 100, description, status: 'active' })
@@ -28,7 +28,16 @@ export function defaultPolicy (): TenantPolicy {
       ],
       lists: Object.fromEntries(DEFAULT_LISTS.map(l => [l.alias, { ...l, items: [] }]))
     },
-    thresholds: { ...DEFAULT_THRESHOLDS },
-    actions: { low: 'approve', medium: 'flag', high: 'reject' }
+    ...defaultRiskSettings()
   }
+}
+
+/** Score >= 0.65 is medium risk (flag), >= 0.75 high (reject), else low (approve). */
+export function defaultRiskSettings (): RiskSettings {
+  return { thresholds: { ...DEFAULT_THRESHOLDS }, actions: { low: 'approve', medium: 'flag', high: 'reject' } }
+}
+
+/** The policy a ruleset version implies: its rules and its risk settings (the defaults when it has none). */
+export function policyOf (ruleset: Ruleset): TenantPolicy {
+  return { ruleset, ...(ruleset.risk ?? defaultRiskSettings()) }
 }

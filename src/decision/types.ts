@@ -1,3 +1,4 @@
+import type { ScoringModel } from '../model/model.js'
 import type { CompiledRuleset } from '../rules/ruleset.js'
 import type { Subject } from './subjects.js'
 
@@ -83,6 +84,8 @@ export interface Ruleset {
   rules: Rule[]
   lists: Record<string, ValueList>
   rollouts?: Record<string, Rollout>
+  /** Score -> risk level -> action (POST /v1/risk_settings); the defaults when absent. */
+  risk?: RiskSettings
 }
 
 export interface RiskThresholds {
@@ -92,11 +95,14 @@ export interface RiskThresholds {
   high: number
 }
 
-export interface TenantPolicy {
-  ruleset: Ruleset
+export interface RiskSettings {
   thresholds: RiskThresholds
   /** Default action per risk level (Stage 2). */
   actions: Record<RiskLevel, Action>
+}
+
+export interface TenantPolicy extends RiskSettings {
+  ruleset: Ruleset
 }
 
 /** An admin override (Stage 3): forces the final action for one subject until it expires. */
@@ -127,6 +133,8 @@ export interface DecisionContext {
   /** The policy's ruleset compiled (derived from policy.ruleset; compiled once per version). */
   rules: CompiledRuleset
   signals: Record<string, number>
+  /** The tenant's active Stage 2 model. */
+  model: ScoringModel
   overrides: Override[]
   caseGates: CaseGate[]
   now_ms: number

@@ -2,21 +2,38 @@ import type { Logger } from 'pino'
 import type { FeedbackLabel } from '../cases/effects.js'
 import type { EventLog } from '../eventlog/event-log.js'
 import { decodeLabel } from '../records/feedback-label.js'
+import { countFraud, shouldCount, type StoredLabel } from '../state/label-counters.js'
 import { labelKey } from '../state/labels.js'
 import type { StateDb } from '../state/state-db.js'
+import { transactionKey } from '../state/transactions.js'
+import type { VelocityStore } from '../state/velocity.js'
+import type { TransactionRecord } from '../records/transaction-record.js'
 import { TopicMaterializer } from './topic-materializer.js'
 
 /**
  * The scoring stage's view of the `feedback` topic: the latest case label of each trace id, on every
- * instance (backtests split matches by it; online learning reads it). A later label replaces an earlier one.
+ * instance (backtests split matches by it). A later label replaces an earlier one. A fraudulent label also
+ * counts its transaction in the label.<dimension> velocity counters (merchant risk), once; when the
+ * transaction has not reached this instance yet, the decisions materializer counts it on arrival.
  */
-export function feedbackMaterializer (state: StateDb, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<FeedbackLabel, undefined> {
+export function feedbackMaterializer (state: StateDb, velocity: VelocityStore, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<FeedbackLabel, undefined> {
   return new TopicMaterializer<FeedbackLabel, undefined>(state, log, topic, `feedback-${originId}`, logger, { decode: decodeLabel, apply: async (label, _record, writes) => {
-    const key = labelKey({ tenant: label.tenant_id, mode: label.livemode ? 'live' : 'test' }, label.trace_id)
+    const scope = { tenant: label.tenant_id, mode: label.livemode ? 'live' as const : 'test' as const }
+    const key = labelKey(scope, label.trace_id)
     const raw = await writes.get(key)
-    if (raw === undefined || (JSON.parse(raw.toString()) as { labeled_at_ms: number }).labeled_at_ms <= label.labeled_at_ms) {
-      writes.put(key, Buffer.from(JSON.stringify(label)))
+    const previous = raw === undefined ? undefined : JSON.parse(raw.toString()) as StoredLabel
+    if (previous !== undefined && previous.labeled_at_ms > label.labeled_at_ms) return []
+    let counted = previous?.counted === true
+    if (shouldCount(label, previous)) {
+      const tx = await writes.get(transactionKey(scope, label.trace_id))
+      if (tx !== undefined) {
+        const count = await countFraud(velocity, JSON.parse(tx.toString()) as TransactionRecord)
+        writes.append(count.ops, count.release)
+        counted = true
+      }
     }
+    const stored: StoredLabel = { ...label, counted }
+    writes.put(key, Buffer.from(JSON.stringify(stored)))
     return []
   } })
 }

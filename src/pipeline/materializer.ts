@@ -6,6 +6,8 @@ import { decisionRecordOps, scopeOf } from '../state/decision-ops.js'
 import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import { transactionKey } from '../state/transactions.js'
+import { labelKey } from '../state/labels.js'
+import type { StoredLabel } from '../state/label-counters.js'
 import type { WriteOp } from '../storage/rocks.js'
 import type { VelocityStore, VelocityView } from '../state/velocity.js'
 import type { RulesetSource } from '../scoring-service.js'
@@ -49,7 +51,7 @@ export class DecisionMaterializer {
     const key = this.checkpointKey(partition)
     const raw = await this.state.get(key)
     const checkpoint = raw === undefined ? -1 : Number(raw.toString())
-    const fresh: Array<{ record: TransactionRecord, view: VelocityView }> = []
+    const fresh: Array<{ record: TransactionRecord, view: VelocityView, labelled?: { view: VelocityView, label: StoredLabel } }> = []
     const seen = new Set<string>()
     try {
       for (const r of records) {
@@ -65,18 +67,33 @@ export class DecisionMaterializer {
         if (seen.has(record.trace_id) || (await this.state.get(txKey)) !== undefined) continue
         seen.add(record.trace_id)
         const { compiled } = await this.rulesets.activeRuleset(scopeOf(record))
-        fresh.push({ record, view: await this.velocity.view(scopeOf(record), record.request, record.created_ms, compiled.velocityNeeds) })
+        const view = await this.velocity.view(scopeOf(record), record.request, record.created_ms, compiled.velocityNeeds)
+        fresh.push({ record, view, labelled: await this.earlyLabel(record) })
       }
       // From here to commit() nothing awaits: the increments enter the batch in the order they hit the cache.
       const ops: WriteOp[] = []
-      for (const { record, view } of fresh) ops.push(...decisionRecordOps(record, false), ...view.incrementOps())
+      for (const { record, view, labelled } of fresh) {
+        ops.push(...decisionRecordOps(record, false), ...view.incrementOps())
+        if (labelled !== undefined) {
+          ops.push(...labelled.view.incrementOps(), { type: 'put', key: labelKey(scopeOf(record), record.trace_id), value: Buffer.from(JSON.stringify({ ...labelled.label, counted: true })) })
+        }
+      }
       ops.push({ type: 'put', key, value: Buffer.from(String(records[records.length - 1]!.offset)) })
       const durable = this.state.committer.commit(ops)
       this.applied += fresh.length
       await durable
     } finally {
-      for (const { view } of fresh) view.release()
+      for (const { view, labelled } of fresh) { view.release(); labelled?.view.release() }
     }
+  }
+
+  /** A fraud label that reached this instance before its transaction: counted now (label-counters.ts). */
+  private async earlyLabel (record: TransactionRecord): Promise<{ view: VelocityView, label: StoredLabel } | undefined> {
+    const raw = await this.state.get(labelKey(scopeOf(record), record.trace_id))
+    if (raw === undefined) return undefined
+    const label = JSON.parse(raw.toString()) as StoredLabel
+    if (label.label !== 1 || label.counted === true) return undefined
+    return { view: await this.velocity.labelView(scopeOf(record), record.request, record.created_ms), label }
   }
 
   async stop (): Promise<void> {

@@ -7,6 +7,8 @@ import type { WriteOp } from '../storage/rocks.js'
 /** The writes of one batch, readable before they are committed (later records see earlier ones). */
 export class BatchWrites {
   private readonly pending = new Map<string, Buffer | null>()
+  private readonly extra: Array<() => WriteOp[]> = []
+  private readonly settled: Array<() => void> = []
 
   constructor (private readonly state: StateDb) {}
 
@@ -19,8 +21,23 @@ export class BatchWrites {
   put (key: Buffer, value: Buffer): void { this.pending.set(key.toString('latin1'), value) }
   del (key: Buffer): void { this.pending.set(key.toString('latin1'), null) }
 
+  /**
+   * Ops made elsewhere (velocity increments), written in the same batch. `ops` runs when the batch is handed to
+   * the committer, with no await in between (increments reach the store in the order they hit its cache);
+   * `settled` runs once the batch is committed or failed.
+   */
+  append (ops: () => WriteOp[], settled?: () => void): void {
+    this.extra.push(ops)
+    if (settled !== undefined) this.settled.push(settled)
+  }
+
   ops (): WriteOp[] {
-    return [...this.pending].map(([k, v]) => v === null ? { type: 'del', key: Buffer.from(k, 'latin1') } : { type: 'put', key: Buffer.from(k, 'latin1'), value: v })
+    const own: WriteOp[] = [...this.pending].map(([k, v]) => v === null ? { type: 'del', key: Buffer.from(k, 'latin1') } : { type: 'put', key: Buffer.from(k, 'latin1'), value: v })
+    return [...own, ...this.extra.flatMap(fn => fn())]
+  }
+
+  settle (): void {
+    for (const fn of this.settled.splice(0)) fn()
   }
 }
 
@@ -80,19 +97,23 @@ export class TopicMaterializer<T, R> {
     await this.how.beforeBatch?.()
     const writes = new BatchWrites(this.state)
     const results: Array<[string, R]> = []
-    for (const r of records) {
-      if (r.offset <= checkpoint) continue
-      let value: T
-      try {
-        value = this.how.decode(r.value)
-      } catch (err) {
-        this.logger.error({ err, topic: this.topic, partition, offset: r.offset }, 'materializer: undecodable record skipped')
-        continue
-      }
-      results.push(...await this.how.apply(value, r, writes))
-    }
     const last = records[records.length - 1]!.offset
-    await this.state.committer.commit([...writes.ops(), { type: 'put', key: this.checkpointKey(partition), value: Buffer.from(String(last)) }])
+    try {
+      for (const r of records) {
+        if (r.offset <= checkpoint) continue
+        let value: T
+        try {
+          value = this.how.decode(r.value)
+        } catch (err) {
+          this.logger.error({ err, topic: this.topic, partition, offset: r.offset }, 'materializer: undecodable record skipped')
+          continue
+        }
+        results.push(...await this.how.apply(value, r, writes))
+      }
+      await this.state.committer.commit([...writes.ops(), { type: 'put', key: this.checkpointKey(partition), value: Buffer.from(String(last)) }])
+    } finally {
+      writes.settle()
+    }
     this.applied.set(partition, Math.max(last, this.applied.get(partition) ?? -1))
     for (const [id, result] of results) {
       this.waiters.get(id)?.(result)

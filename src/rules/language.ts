@@ -17,8 +17,9 @@ import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed,
  *   velocity(dimension, aggregate, window) -> double    aggregate "count" or "sum" (of amount), e.g. velocity("user", "count", "1h")
  *   velocity_distinct(dimension, of, window) -> double  distinct values of `of` seen with the dimension, e.g. velocity_distinct("user", "device", "24h")
  *   in_list(list, value) -> bool                        tenant lists, e.g. in_list("blocked_countries", geo.country)
- * Dimensions: user, device, ip, email, card (custom.card_fingerprint), custom.<key>. Windows: 1m 5m 10m 15m 30m 1h
- * 2h 6h 12h 24h 7d 30d, by event time. The arguments must be literals: the rules' needs are known at compile time.
+ * Dimensions: user, device, ip, email, card (custom.card_fingerprint), merchant (custom.merchant_id or
+ * custom.terminal_id), country (geo.country), custom.<key>, and label.<dimension> (transactions of the dimension
+ * later labelled fraudulent). Windows: 1m 5m 10m 15m 30m 1h 2h 6h 12h 24h 7d 30d, by event time. The arguments must be literals: the rules' needs are known at compile time.
  * A rule whose expression reads an attribute the request lacks does not match (guard with has(...)).
  */
 /** What a rule sees of one request. Lists are sets, built once per ruleset version. */
@@ -94,7 +95,7 @@ function velocityNeeds (node: unknown, expression: string, out: VelocityNeed[]):
     const fail = (message: string) => { throw new RuleSyntaxError(message, positionOf(expression, n.pos ?? n.start ?? 0)) }
     const [dimension, second, window] = (n.args[1] as AstNode[]).map(a => a.op === 'value' && typeof a.args === 'string' ? a.args : undefined)
     if (dimension === undefined || second === undefined || window === undefined) fail(`${n.args[0]}() takes three string literals`)
-    if (!isDimension(dimension!)) fail(`${n.args[0]}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')} or custom.<key>`)
+    if (!isDimension(dimension!)) fail(`${n.args[0]}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')}, merchant, country or custom.<key>, optionally prefixed label.`)
     if (!isWindow(window!)) fail(`${n.args[0]}() window must be one of ${Object.keys(WINDOWS).join(', ')}`)
     if (n.args[0] === 'velocity') {
       if (second !== 'count' && second !== 'sum') fail('velocity() aggregate must be "count" or "sum"')

@@ -1,7 +1,8 @@
 import type { Action, Rule, Ruleset } from '../decision/types.js'
 import { compileRule, type CompiledRule } from './language.js'
 import { compileList, type ListMatcher } from './lists.js'
-import { featureName, MODEL_NEEDS, type VelocityNeed } from '../state/velocity-spec.js'
+import { MODEL_NEEDS } from '../features/model-needs.js'
+import { featureName, type VelocityNeed } from '../state/velocity-spec.js'
 
 export interface CompiledRuleEntry { rule: Rule, program: CompiledRule }
 

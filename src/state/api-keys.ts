@@ -4,7 +4,7 @@ import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 
 /** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
-export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage'] as const
+export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'signals:write'] as const
 export type Scope = typeof ALL_SCOPES[number]
 
 /** What a key grants; the secret itself is never stored, only its SHA-256. */

@@ -44,5 +44,9 @@ export const TAG = {
   audit: 'z',
   apiKeyById: 'b',
   idempotency: 'n',
-  clientCa: 's'
+  clientCa: 's',
+  signal: 'f',
+  lastLocation: 'L',
+  model: 'M',
+  learner: 'N'
 } as const

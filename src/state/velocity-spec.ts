@@ -3,7 +3,8 @@ import type { ScoreRequest } from '../decision/types.js'
 /**
  * What velocity can be asked for: aggregates over event-time windows per dimension.
  * Dimensions: user, device, ip, email, card (custom.card_fingerprint) and `custom.<key>` for any custom key.
- * Windows: 1m..1h at minute resolution, 2h..30d at hour resolution.
+ * Windows: 1m..1h at minute resolution, 2h..24h at hour resolution, 7d and 30d at day resolution (UTC calendar
+ * days: the current day and the 6 or 29 before it).
  */
 export const WINDOWS = {
   '1m': { res: 'm', units: 1 },
@@ -16,21 +17,38 @@ export const WINDOWS = {
   '6h': { res: 'h', units: 6 },
   '12h': { res: 'h', units: 12 },
   '24h': { res: 'h', units: 24 },
-  '7d': { res: 'h', units: 168 },
-  '30d': { res: 'h', units: 720 }
-} as const satisfies Record<string, { res: 'm' | 'h', units: number }>
+  '7d': { res: 'd', units: 7 },
+  '30d': { res: 'd', units: 30 }
+} as const satisfies Record<string, { res: 'm' | 'h' | 'd', units: number }>
 export type Window = keyof typeof WINDOWS
 
+/** Counted for every request that names them. */
 export const BUILT_IN_DIMENSIONS = ['user', 'device', 'ip', 'email', 'card'] as const
+/** Counted when a rule or the model reads them: merchant = custom.merchant_id or custom.terminal_id; country = geo.country. */
+const DERIVED_DIMENSIONS = ['merchant', 'country'] as const
 const CUSTOM_DIMENSION = /^custom\.[A-Za-z0-9_]{1,64}$/
+/**
+ * `label.<dimension>`: the dimension's transactions later labelled fraud or chargeback, counted at the
+ * transaction's event time when the label arrives (never by the request itself).
+ */
+export const LABEL_PREFIX = 'label.'
+
+/** count, sum of amounts, and sum of squared amounts (for the amount's standard deviation). */
+export type Aggregate = 'count' | 'sum' | 'sumsq'
 
 export type VelocityNeed =
-  | { dimension: string, aggregate: 'count' | 'sum', window: Window }
+  | { dimension: string, aggregate: Aggregate, window: Window }
   | { dimension: string, aggregate: 'distinct', of: string, window: Window }
 
-export function isDimension (d: string): boolean {
-  return (BUILT_IN_DIMENSIONS as readonly string[]).includes(d) || CUSTOM_DIMENSION.test(d)
+function isCountedDimension (d: string): boolean {
+  return (BUILT_IN_DIMENSIONS as readonly string[]).includes(d) || (DERIVED_DIMENSIONS as readonly string[]).includes(d) || CUSTOM_DIMENSION.test(d)
 }
+
+export function isDimension (d: string): boolean {
+  return isCountedDimension(d.startsWith(LABEL_PREFIX) ? d.slice(LABEL_PREFIX.length) : d)
+}
+
+export const isLabelDimension = (d: string) => d.startsWith(LABEL_PREFIX)
 
 export const isWindow = (w: string): w is Window => Object.hasOwn(WINDOWS, w)
 
@@ -42,7 +60,11 @@ export function dimensionValue (request: ScoreRequest, dimension: string): strin
     case 'ip': return request.ip
     case 'email': return request.email?.toLowerCase()
     case 'card': return customValue(request, 'card_fingerprint')
-    default: return dimension.startsWith('custom.') ? customValue(request, dimension.slice(7)) : undefined
+    case 'merchant': return customValue(request, 'merchant_id') ?? customValue(request, 'terminal_id')
+    case 'country': { const c = request.geo?.country; return typeof c === 'string' && c !== '' ? c.toUpperCase() : undefined }
+    default:
+      if (dimension.startsWith(LABEL_PREFIX)) return dimensionValue(request, dimension.slice(LABEL_PREFIX.length))
+      return dimension.startsWith('custom.') ? customValue(request, dimension.slice(7)) : undefined
   }
 }
 
@@ -57,15 +79,3 @@ export function featureName (need: VelocityNeed): string {
     ? `${need.dimension}_distinct_${need.of}_${need.window}`
     : `${need.dimension}_${need.aggregate}_${need.window}`
 }
-
-/** Read for every request: what the Stage 2 model uses. */
-export const MODEL_NEEDS: readonly VelocityNeed[] = [
-  { dimension: 'user', aggregate: 'count', window: '1h' },
-  { dimension: 'device', aggregate: 'count', window: '1h' },
-  { dimension: 'ip', aggregate: 'count', window: '1h' },
-  { dimension: 'email', aggregate: 'count', window: '1h' },
-  { dimension: 'user', aggregate: 'count', window: '24h' },
-  { dimension: 'user', aggregate: 'sum', window: '24h' },
-  { dimension: 'user', aggregate: 'distinct', of: 'device', window: '24h' },
-  { dimension: 'ip', aggregate: 'distinct', of: 'user', window: '24h' }
-]

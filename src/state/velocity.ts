@@ -2,13 +2,13 @@ import type { Features, ScoreRequest } from '../decision/types.js'
 import type { WriteOp } from '../storage/rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
-import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, WINDOWS, type VelocityNeed } from './velocity-spec.js'
+import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from './velocity-spec.js'
 
 /**
  * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
- * Counters: minute slots stored 60 to a record (one record per hour) and hour slots stored 24 to a record
- * (one per day); each slot holds [count, amount sum]. A window reads the records it spans: two for up to
- * 1 h or 24 h, 31 for 30 d. Distinct counts: per (dimension value, other dimension) a record of the other
+ * Counters: minute slots stored 60 to a record (one record per hour), hour slots 24 to a record (one per day)
+ * and day slots 32 to a record; each slot holds [count, amount sum, sum of squared amounts]. A window reads
+ * the records it spans: at most two. Distinct counts: per (dimension value, other dimension) a record of the other
  * dimension's values with their last-seen time, the 256 most recent kept.
  *
  * Records are updated read-modify-write through a write-through cache: an increment is applied to the
@@ -17,8 +17,12 @@ import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, WINDOWS, type Velocit
  * A record stays pinned in the cache from the read that loaded it until the write that used it is durable.
  * Features describe the history before the event: they are read before its increments.
  */
-const UNIT_MS = { m: 60_000, h: 3_600_000 } as const
-const SLOTS = { m: 60, h: 24 } as const
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+const SLOTS = { m: 60, h: 24, d: 32 } as const
+const RESOLUTIONS = ['m', 'h', 'd'] as const
+/** Per slot: count, amount sum, squared amount sum. */
+const FIELDS = 3
+const FIELD = { count: 0, sum: 1, sumsq: 2 } as const
 type Resolution = keyof typeof SLOTS
 const LINKS_KEPT = 256
 
@@ -40,6 +44,29 @@ function linkKey (scope: Scope, dim: string, value: string, of: string): Buffer 
 
 const id = (key: Buffer) => key.toString('latin1')
 
+/** The counter records of the `span` units of `res` ending with the event's. */
+function addCounterRecords (records: Plan['records'], scope: Scope, dim: string, value: string, res: Resolution, eventTimeMs: number, span: number): void {
+  if (span === 0) return
+  const unit = unitOf(eventTimeMs, res)
+  for (let c = chunkOf(unit - span + 1, res); c <= chunkOf(unit, res); c++) {
+    const key = counterKey(scope, dim, value, res, c)
+    records.set(id(key), { key, res })
+  }
+}
+
+/** The records a fraud label increments: label.<dimension> for each of the labelled transaction's dimensions. */
+function labelPlan (scope: Scope, request: ScoreRequest, eventTimeMs: number): Plan {
+  const records: Plan['records'] = new Map()
+  const tracked: Array<[string, string]> = []
+  for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant']) {
+    const value = dimensionValue(request, dim)
+    if (value === undefined) continue
+    tracked.push([LABEL_PREFIX + dim, value])
+    for (const res of RESOLUTIONS) addCounterRecords(records, scope, LABEL_PREFIX + dim, value, res, eventTimeMs, 1)
+  }
+  return { records, tracked, pairs: [] }
+}
+
 interface Plan {
   /** Record id -> key and kind, for loading. */
   records: Map<string, { key: Buffer, res: Resolution | 'links' }>
@@ -57,15 +84,12 @@ function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: 
   for (const dim of dims) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
-    tracked.push([dim, value])
-    for (const res of ['m', 'h'] as const) {
-      let span = 1
+    const counted = !isLabelDimension(dim)
+    if (counted) tracked.push([dim, value])
+    for (const res of RESOLUTIONS) {
+      let span = counted ? 1 : 0
       for (const n of needs) if (n.dimension === dim && n.aggregate !== 'distinct' && WINDOWS[n.window].res === res) span = Math.max(span, WINDOWS[n.window].units)
-      const unit = unitOf(eventTimeMs, res)
-      for (let c = chunkOf(unit - span + 1, res); c <= chunkOf(unit, res); c++) {
-        const key = counterKey(scope, dim, value, res, c)
-        records.set(id(key), { key, res })
-      }
+      addCounterRecords(records, scope, dim, value, res, eventTimeMs, span)
     }
   }
   const pairs: Plan['pairs'] = []
@@ -95,20 +119,20 @@ export class VelocityView {
     private readonly needs: readonly VelocityNeed[]
   ) {}
 
-  private sum (dim: string, value: string, res: Resolution, units: number, field: 0 | 1): number {
+  private sum (dim: string, value: string, res: Resolution, units: number, field: number): number {
     const last = unitOf(this.eventTimeMs, res)
     let total = 0
     for (let u = last - units + 1; u <= last;) {
       const chunk = chunkOf(u, res)
       const data = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!.counters!
       const end = Math.min(last, (chunk + 1) * SLOTS[res] - 1)
-      for (; u <= end; u++) total += data[(u - chunk * SLOTS[res]) * 2 + field]!
+      for (; u <= end; u++) total += data[(u - chunk * SLOTS[res]) * FIELDS + field]!
     }
     return total
   }
 
   /** Sets one feature per need whose dimension the request names (featureName(need)). */
-  features (into: Features): void {
+  features (into: Features = {}): Features {
     for (const need of this.needs) {
       const value = dimensionValue(this.request, need.dimension)
       if (value === undefined) continue
@@ -119,9 +143,18 @@ export class VelocityView {
         for (const seen of this.entries.get(id(linkKey(this.scope, need.dimension, value, need.of)))!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
         into[featureName(need)] = n
       } else {
-        into[featureName(need)] = this.sum(need.dimension, value, res, units, need.aggregate === 'count' ? 0 : 1)
+        into[featureName(need)] = this.sum(need.dimension, value, res, units, FIELD[need.aggregate])
       }
     }
+    return into
+  }
+
+  /** When the request's `of` value was last seen with its `dimension` value (a distinct need must cover the pair). */
+  lastLinked (dimension: string, of: string): number | undefined {
+    const value = dimensionValue(this.request, dimension)
+    const other = dimensionValue(this.request, of)
+    if (value === undefined || other === undefined) return undefined
+    return this.entries.get(id(linkKey(this.scope, dimension, value, of)))?.links?.get(other)
   }
 
   /** Adds this event (in the cache, now) and returns the puts for the caller's batch. */
@@ -130,13 +163,14 @@ export class VelocityView {
     const amount = this.request.amount ?? 0
     const column = this.store.column
     for (const [dim, value] of this.plan.tracked) {
-      for (const res of ['m', 'h'] as const) {
+      for (const res of RESOLUTIONS) {
         const unit = unitOf(this.eventTimeMs, res)
         const chunk = chunkOf(unit, res)
         const e = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!
-        const slot = unit - chunk * SLOTS[res]
-        e.counters![slot * 2]! += 1
-        e.counters![slot * 2 + 1]! += amount
+        const slot = (unit - chunk * SLOTS[res]) * FIELDS
+        e.counters![slot]! += 1
+        e.counters![slot + 1]! += amount
+        e.counters![slot + 2]! += amount * amount
         ops.push({ type: 'put', key: e.key, value: Buffer.from(e.counters!.buffer.slice(0)), column })
       }
     }
@@ -173,6 +207,16 @@ export class VelocityStore {
   /** Loads (and pins) every record the needs' features and the event's increments touch. */
   async view (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
     const p = plan(scope, request, eventTimeMs, needs)
+    return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, needs)
+  }
+
+  /** A view whose incrementOps() count one fraudulent transaction (labelled late) at its own event time. */
+  async labelView (scope: Scope, request: ScoreRequest, eventTimeMs: number): Promise<VelocityView> {
+    const p = labelPlan(scope, request, eventTimeMs)
+    return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, [])
+  }
+
+  private async load (p: Plan): Promise<Map<string, Entry>> {
     const entries = new Map<string, Entry>()
     const missing: string[] = []
     for (const [rid] of p.records) {
@@ -195,7 +239,7 @@ export class VelocityStore {
         entries.set(rid, entry)
       })
     }
-    return new VelocityView(this, entries, p, scope, request, eventTimeMs, needs)
+    return entries
   }
 
   /** Evicts unpinned records, oldest first, down to the bound. */
@@ -212,7 +256,7 @@ function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry
   if (res === 'links') {
     return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
   }
-  const counters = new Float64Array(SLOTS[res] * 2)
+  const counters = new Float64Array(SLOTS[res] * FIELDS)
   if (raw !== undefined) counters.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
   return { counters, links: undefined }
 }

@@ -1,0 +1,97 @@
+import type { Features, ScoreRequest } from '../decision/types.js'
+import { countryMismatch, geoFacts, IMPOSSIBLE_KMH, travelSpeedKmh, type GeoPoint } from './geo.js'
+import { accountAgeDays, emailDomain, isDisposableDomain, isFreeMailDomain } from './identity.js'
+
+const DAY_MS = 86_400_000
+/** A SIM swap counts as recent for 3 days; its confidence fades out over 14. */
+const SIM_SWAP_RECENT_MS = 3 * DAY_MS
+const SIM_SWAP_FADE_MS = 14 * DAY_MS
+
+export interface SimSwap { confidence: number, at_ms: number }
+export interface LastLocation { point: GeoPoint, at_ms: number }
+
+/** What the scoring service read from local state for one request, besides the request itself. */
+export interface FeatureInputs {
+  /** Velocity features (MODEL_NEEDS and the rules' needs), by featureName(). */
+  velocity: Features
+  /** When this user was first seen with this device (ms), if ever. */
+  deviceFirstSeenMs: number | undefined
+  /** Whether the user was seen in the request's country before (within the distinct-country window). */
+  countrySeenBefore: boolean
+  lastLocation: LastLocation | undefined
+  simSwap: SimSwap | undefined
+  /** ip_reputation_v3 of the request's IP from the tenant's reputation list: 0 (good) .. 1 (bad), if listed. */
+  ipReputation: number | undefined
+  nowMs: number
+}
+
+const v = (f: Features, name: string) => f[name] ?? 0
+
+/**
+ * Every Stage 2 feature of a request, pure: device, identity, network, transaction patterns, merchant risk,
+ * geo and SIM swap. Recorded with the decision, so the decision can be re-evaluated from the record alone.
+ */
+export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): Features {
+  const f: Features = { ...inputs.velocity }
+  const { nowMs } = inputs
+  const amount = request.amount ?? 0
+  f.amount = amount
+  f.user_present = request.user_id === undefined ? 0 : 1
+
+  // device
+  f.device_present = request.device_id === undefined ? 0 : 1
+  f.device_known = inputs.deviceFirstSeenMs === undefined ? 0 : 1
+  f.device_age_days = inputs.deviceFirstSeenMs === undefined ? 0 : Math.max(0, (nowMs - inputs.deviceFirstSeenMs) / DAY_MS)
+
+  // identity
+  const domain = emailDomain(request.email)
+  f.email_present = domain === undefined ? 0 : 1
+  f.email_disposable = domain !== undefined && isDisposableDomain(domain) ? 1 : 0
+  f.email_free = domain !== undefined && isFreeMailDomain(domain) ? 1 : 0
+  const age = accountAgeDays(request.custom, nowMs)
+  f.account_age_known = age === undefined ? 0 : 1
+  f.account_age_days = age ?? 0
+
+  // network
+  f.ip_reputation_v3 = inputs.ipReputation ?? 0
+
+  // transaction patterns: amount against the user's last 30 days (before this event)
+  const n = v(f, 'user_count_30d')
+  const mean = n > 0 ? v(f, 'user_sum_30d') / n : 0
+  const std = n > 1 ? Math.sqrt(Math.max(0, v(f, 'user_sumsq_30d') / n - mean * mean)) : 0
+  f.user_amount_mean_30d = mean
+  f.user_amount_std_30d = std
+  f.amount_z = n > 1 ? Math.max(-10, Math.min(10, (amount - mean) / Math.max(std, 0.1 * mean, 1))) : 0
+  f.amount_ratio = n > 0 && mean > 0 ? Math.min(100, amount / mean) : 1
+
+  // merchant risk: share of its transactions labelled fraudulent, outside the last 7 days (labels arrive late)
+  const matured = v(f, 'merchant_count_30d') - v(f, 'merchant_count_7d')
+  const maturedFrauds = v(f, 'label.merchant_count_30d') - v(f, 'label.merchant_count_7d')
+  f.merchant_risk_30d = matured > 0 ? Math.max(0, maturedFrauds) / matured : 0
+  f.merchant_frauds_7d = v(f, 'label.merchant_count_7d')
+
+  // geo
+  const geo = geoFacts(request.geo)
+  f.geo_mismatch = countryMismatch(geo)
+  f.consistent_geo = geo.country !== undefined && inputs.countrySeenBefore && v(f, 'user_distinct_country_30d') === 1 ? 1 : 0
+  f.travel_kmh = Math.round(travelSpeedKmh(inputs.lastLocation, geo.point, nowMs))
+  f.impossible_travel = f.travel_kmh > IMPOSSIBLE_KMH ? 1 : 0
+
+  // SIM swap reported for the user
+  const swap = inputs.simSwap
+  const since = swap === undefined ? Infinity : nowMs - swap.at_ms
+  f.sim_swap = since >= 0 && since <= SIM_SWAP_RECENT_MS ? 1 : 0
+  f.sim_swap_confidence = since >= 0 && since <= SIM_SWAP_FADE_MS ? round4(swap!.confidence * (1 - since / SIM_SWAP_FADE_MS)) : 0
+  return f
+}
+
+const round4 = (x: number) => Math.round(x * 10000) / 10000
+
+/** The signals rules can read (signals.<code>): the Stage 2 signal features of the request. */
+export function ruleSignals (f: Features): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const code of RULE_SIGNALS) out[code] = f[code] ?? 0
+  return out
+}
+
+const RULE_SIGNALS = ['sim_swap', 'sim_swap_confidence', 'ip_reputation_v3', 'geo_mismatch', 'consistent_geo', 'impossible_travel', 'device_known', 'email_disposable'] as const
