@@ -30,6 +30,9 @@ export interface Config {
   webhookTimeoutMs: number
   webhookBackoffScale: number
   webhookCaFile: string | undefined
+  /** Model trainer: how often it publishes a new version when it learned something (ms), and when a decision without a fraud label counts as legitimate (days after its event time). */
+  modelPublishIntervalMs: number
+  labelMaturityDays: number
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
   defaultTenantId: string | undefined
 }
@@ -68,6 +71,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookBackoffScale: Number(env.WEBHOOK_BACKOFF_SCALE ?? '1'),
     webhookCaFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,
+    modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
+    labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }

@@ -3,11 +3,15 @@ import { billing } from './billing.js'
 import { caseOpener } from './case-opener.js'
 import { ruleTriggered } from './rule-triggered.js'
 import { webhookDelivery } from './webhook-delivery.js'
+import { feedbackTrainer } from './feedback.js'
+import { signalUpdater } from './signal-updater.js'
 
-/** Every topology by name. async-scorer and signal-updater join as they are built. */
+/** Every topology by name. */
 export const TOPOLOGIES: Record<string, Topology> = {
   [ruleTriggered.name]: ruleTriggered,
   [caseOpener.name]: caseOpener,
   [webhookDelivery.name]: webhookDelivery,
-  [billing.name]: billing
+  [billing.name]: billing,
+  [signalUpdater.name]: signalUpdater,
+  [feedbackTrainer.name]: feedbackTrainer
 }

@@ -11,6 +11,7 @@ import { registerIdempotency } from './idempotency.js'
 import { requireClientCertificate } from './mutual-tls.js'
 import { registerOpenApi } from './openapi.js'
 import { mtlsRoutes } from './routes/mtls.js'
+import { signalRoutes } from './routes/signals.js'
 import { caseRoutes } from './routes/cases.js'
 import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
@@ -92,5 +93,6 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   keyRoutes(app, core)
   auditRoutes(app, core)
   mtlsRoutes(app, core)
+  signalRoutes(app, core)
   return app
 }

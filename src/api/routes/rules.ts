@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../app.js'
-import type { Rule, Ruleset, ValueList } from '../../decision/types.js'
+import type { RiskSettings, Rule, Ruleset, ValueList } from '../../decision/types.js'
+import { policyOf } from '../../decision/default-policy.js'
 import type { RulesetVersion } from '../../rules/ruleset-versions.js'
 import { newId } from '../../ids.js'
 import { ChangeRejected } from '../../pipeline/control-plane.js'
@@ -69,7 +70,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const version = await proposing(() => control.propose({ tenant: p.tenant, mode: p.mode }, p.key.id, describe, apply, clock()))
     const { type, ...ids } = describe
     await audit.record({
-      tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0]),
+      tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0] ?? type.split('.')[0]),
       trace_id: requestId, data: { ruleset_version: version.ruleset.version }
     })
     return version
@@ -275,4 +276,48 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   }, request => changeItems(request.principal!, request.id, request.params.alias, request.body.value, true))
   app.delete<{ Params: { alias: string, value: string } }>('/v1/lists/:alias/items/:value', { config: { scope: 'rules:write' } },
     request => changeItems(request.principal!, request.id, request.params.alias, request.params.value, false))
+
+  const riskResource = async (p: Principal) => {
+    const scope = { tenant: p.tenant, mode: p.mode }
+    const { ruleset } = await control.activeRuleset(scope)
+    const { thresholds, actions } = policyOf(ruleset)
+    const trained = core.modelRegistry.record(scope)
+    return {
+      object: 'risk_settings',
+      livemode: p.mode === 'live',
+      thresholds,
+      actions,
+      ruleset_version: ruleset.version,
+      model: { version: core.modelRegistry.model(scope).version, trained_labels: trained?.trained ?? 0, trained_through: trained === undefined ? null : Math.floor(trained.trained_through_ms / 1000) }
+    }
+  }
+  const level = { type: 'string', enum: ['approve', 'flag', 'reject'] } as const
+  const unit = { type: 'number', exclusiveMinimum: 0, maximum: 1 } as const
+  app.get('/v1/risk_settings', { config: { scope: 'rules:read' } }, request => riskResource(request.principal!))
+  /** Score -> risk level -> default action, per tenant and mode: a ruleset change like any other (versioned, audited). */
+  app.post<{ Body: Partial<RiskSettings> }>('/v1/risk_settings', {
+    config: { scope: 'rules:write' },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          thresholds: { type: 'object', additionalProperties: false, required: ['medium', 'high'], properties: { medium: unit, high: unit } },
+          actions: { type: 'object', additionalProperties: false, required: ['low', 'medium', 'high'], properties: { low: level, medium: level, high: level } }
+        }
+      }
+    }
+  }, async request => {
+    const p = request.principal!
+    const { thresholds, actions } = request.body
+    if (thresholds !== undefined && thresholds.medium > thresholds.high) {
+      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'thresholds.medium' must not exceed 'thresholds.high'.", 'thresholds.medium')
+    }
+    await change(p, request.id, { type: 'risk_settings.updated' }, ruleset => {
+      const current = policyOf(ruleset)
+      ruleset.risk = { thresholds: thresholds ?? current.thresholds, actions: actions ?? current.actions }
+      return ruleset
+    })
+    return riskResource(p)
+  })
 }

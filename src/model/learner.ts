@@ -1,0 +1,70 @@
+import { INPUTS } from './inputs.js'
+import { PRIOR, type ScoringModel } from './model.js'
+
+/**
+ * Online logistic regression, per tenant and mode: one AdaGrad step per labelled decision, pulled towards
+ * the global prior (L2 on the distance to PRIOR), so a tenant with few labels stays close to the prior and
+ * one with many learns its own traffic. Pure: the trainer topology persists and publishes it.
+ */
+export interface LearnerState {
+  bias: number
+  /** In INPUTS order. */
+  weights: number[]
+  /** AdaGrad accumulators: bias first, then INPUTS order. */
+  squares: number[]
+  /** Labelled decisions learned from. */
+  trained: number
+  /** Versions published so far. */
+  published: number
+  /** `trained` when the last version was published. */
+  publishedAt: number
+  /** Latest decision event time seen (ms): decisions older than this minus the maturity delay are labelled. */
+  watermarkMs: number
+  trainedThroughMs: number
+}
+
+const LEARNING_RATE = 0.1
+/** Pull towards the prior per step. */
+const PRIOR_PULL = 1e-5
+/** Starting accumulator: damps the first steps. */
+const INITIAL_SQUARE = 1
+
+export function newLearner (start: ScoringModel, trained = 0): LearnerState {
+  return {
+    bias: start.bias,
+    weights: INPUTS.map(i => start.weights[i.name] ?? 0),
+    squares: new Array(INPUTS.length + 1).fill(INITIAL_SQUARE),
+    trained,
+    published: 0,
+    publishedAt: trained,
+    watermarkMs: 0,
+    trainedThroughMs: 0
+  }
+}
+
+/** One step on a decision's input values (inputValues(features)) and its label (1 fraud, 0 legitimate). */
+export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1): void {
+  let z = s.bias
+  for (let i = 0; i < INPUTS.length; i++) z += s.weights[i]! * x[i]!
+  const error = 1 / (1 + Math.exp(-z)) - y
+  s.squares[0]! += error * error
+  s.bias -= LEARNING_RATE * error / Math.sqrt(s.squares[0]!)
+  for (let i = 0; i < INPUTS.length; i++) {
+    const grad = error * x[i]! + PRIOR_PULL * (s.weights[i]! - (PRIOR.weights[INPUTS[i]!.name] ?? 0))
+    if (grad === 0) continue
+    s.squares[i + 1]! += grad * grad
+    s.weights[i]! -= LEARNING_RATE * grad / Math.sqrt(s.squares[i + 1]!)
+  }
+  s.trained++
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6
+
+/** The model a learner state stands for, under the next version name: <prior>.online-<n>. */
+export function snapshot (s: LearnerState): ScoringModel {
+  return {
+    version: `${PRIOR.version}.online-${s.published + 1}`,
+    bias: round6(s.bias),
+    weights: Object.fromEntries(INPUTS.map((input, i) => [input.name, round6(s.weights[i]!)]))
+  }
+}
