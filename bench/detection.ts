@@ -19,7 +19,7 @@ const KEY = 'sk_test_detectionbenchkey0000000'
 
 const service = await start('src/main.ts', {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-detection-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
-  BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000'
+  BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000'
 })
 try {
   const startedAt = Date.now()

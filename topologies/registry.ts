@@ -5,6 +5,7 @@ import { ruleTriggered } from './rule-triggered.js'
 import { webhookDelivery } from './webhook-delivery.js'
 import { feedbackTrainer } from './feedback.js'
 import { signalUpdater } from './signal-updater.js'
+import { asyncScorer } from './async-scorer.js'
 
 /** Every topology by name. */
 export const TOPOLOGIES: Record<string, Topology> = {
@@ -13,5 +14,6 @@ export const TOPOLOGIES: Record<string, Topology> = {
   [webhookDelivery.name]: webhookDelivery,
   [billing.name]: billing,
   [signalUpdater.name]: signalUpdater,
-  [feedbackTrainer.name]: feedbackTrainer
+  [feedbackTrainer.name]: feedbackTrainer,
+  [asyncScorer.name]: asyncScorer
 }

@@ -48,5 +48,6 @@ export const TAG = {
   signal: 'f',
   lastLocation: 'L',
   model: 'M',
-  learner: 'N'
+  learner: 'N',
+  linkGraph: 'G'
 } as const

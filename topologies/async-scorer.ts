@@ -1,0 +1,121 @@
+import { LINK_KINDS, linkAnalysis, type LinkGraph, type LinkKind } from '../src/deep-checks/link-analysis.js'
+import { eventRecord, stableEventId, type ServiceEvent } from '../src/records/service-event.js'
+import type { TransactionRecord } from '../src/records/transaction-record.js'
+import { BatchWrites } from '../src/pipeline/topic-materializer.js'
+import { scopeOf } from '../src/state/decision-ops.js'
+import { stateKey, TAG } from '../src/state/keys.js'
+import { dimensionValue } from '../src/state/velocity-spec.js'
+import type { Scope } from '../src/state/velocity.js'
+import type { RunningTopology, Topology, TopologyContext } from './index.js'
+
+/** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
+const WINDOW_MS = 30 * 86_400_000
+const LINKS_KEPT = 256
+
+type Links = Record<string, number>
+const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
+const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
+const SEP = '\u0000'
+
+/** The graph nodes one decision reads and writes, loaded before the (synchronous) check runs. */
+class GraphSlice implements LinkGraph {
+  private readonly nodes = new Map<string, Links>()
+  constructor (private readonly scope: Scope, private readonly writes: BatchWrites, private readonly nowMs: number) {}
+
+  private async node (key: Buffer): Promise<Links> {
+    const id = key.toString('latin1')
+    let links = this.nodes.get(id)
+    if (links === undefined) {
+      const raw = await this.writes.get(key)
+      links = raw === undefined ? {} : JSON.parse(raw.toString()) as Links
+      this.nodes.set(id, links)
+    }
+    return links
+  }
+
+  private live (links: Links | undefined): string[] {
+    return links === undefined ? [] : Object.keys(links).filter(k => links[k]! > this.nowMs - WINDOW_MS)
+  }
+
+  /** Two hops from the request's identifiers: their users, those users' identifiers, and those identifiers' users. */
+  async load (request: TransactionRecord['request']): Promise<void> {
+    const firstHop = new Set<string>()
+    for (const kind of LINK_KINDS) {
+      const value = dimensionValue(request, kind)
+      if (value !== undefined) for (const u of this.live(await this.node(identifierKey(this.scope, kind, value)))) firstHop.add(u)
+    }
+    if (request.user_id !== undefined) await this.node(userKey(this.scope, request.user_id))
+    for (const u of firstHop) {
+      for (const link of this.live(await this.node(userKey(this.scope, u)))) {
+        const [kind, value] = link.split(SEP) as [LinkKind, string]
+        if (kind !== 'ip') await this.node(identifierKey(this.scope, kind, value))
+      }
+    }
+  }
+
+  usersOf (kind: LinkKind, value: string): string[] {
+    return this.live(this.nodes.get(identifierKey(this.scope, kind, value).toString('latin1')))
+  }
+
+  identifiersOf (user: string): Array<[LinkKind, string]> {
+    return this.live(this.nodes.get(userKey(this.scope, user).toString('latin1'))).map(l => l.split(SEP) as [LinkKind, string])
+  }
+
+  /** Adds the decision's links (after the check: it describes the graph before the event). */
+  link (request: TransactionRecord['request'], atMs: number): void {
+    const user = request.user_id
+    if (user === undefined) return
+    const put = (key: Buffer, member: string) => {
+      const links = this.nodes.get(key.toString('latin1')) ?? {}
+      links[member] = Math.max(links[member] ?? 0, atMs)
+      const kept = Object.entries(links).sort((a, b) => b[1] - a[1]).slice(0, LINKS_KEPT)
+      this.writes.put(key, Buffer.from(JSON.stringify(Object.fromEntries(kept))))
+      this.nodes.set(key.toString('latin1'), Object.fromEntries(kept))
+    }
+    for (const kind of LINK_KINDS) {
+      const value = dimensionValue(request, kind)
+      if (value === undefined) continue
+      put(identifierKey(this.scope, kind, value), user)
+      put(userKey(this.scope, user), `${kind}${SEP}${value}`)
+    }
+  }
+}
+
+/** The `score.async` event of a decision's deferred check; its id derives from the trace id. Pure. */
+export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<ReturnType<typeof linkAnalysis>>): ServiceEvent {
+  return { id: stableEventId('score.async', d.trace_id, report.check), type: 'score.async', created: Math.floor(d.created_ms / 1000), livemode: d.livemode, data: { trace_id: d.trace_id, ...report } }
+}
+
+/**
+ * The async-scorer topology: deferred deep checks on the decisions stream. Link analysis over a graph of users
+ * and the devices, emails, cards and IPs they used (its own local state, 30 days by event time) finds accounts
+ * tied together (mule rings, synthetic identities); a decision linked to at least one other user gets a
+ * `score.async` event with its trace_id. At-least-once; the graph update is idempotent and the event id stable.
+ */
+export const asyncScorer: Topology = {
+  name: 'async-scorer',
+  description: 'score.async events from link analysis (shared devices, emails, cards, IPs) on the decisions stream',
+  async start (ctx: TopologyContext): Promise<RunningTopology> {
+    const subscription = await ctx.log.subscribe({
+      group: `${ctx.topics.prefix}async-scorer`,
+      topics: [ctx.topics.decisions],
+      fromBeginning: true,
+      onBatch: async records => {
+        const writes = new BatchWrites(ctx.state)
+        const out = []
+        for (const r of records) {
+          const d = await ctx.codec.decode(r.topic, r.value)
+          if (d.request.user_id === undefined) continue
+          const graph = new GraphSlice(scopeOf(d), writes, d.created_ms)
+          await graph.load(d.request)
+          const report = linkAnalysis(d.request, d.features, graph)
+          graph.link(d.request, d.created_ms)
+          if (report !== undefined && report.linked_users > 0) out.push(eventRecord(d.tenant_id, scoreAsyncEvent(d, report)))
+        }
+        await ctx.state.committer.commit(writes.ops())
+        if (out.length > 0) await ctx.log.append(ctx.topics.events, out)
+      }
+    })
+    return { stop: () => subscription.close() }
+  }
+}
