@@ -5,6 +5,7 @@ import { startTopology, stopService, type ServiceProcess } from './support/child
 import { kafkaBrokersOrSkip, uniqueName } from './support/kafka.js'
 import { Receiver } from './support/receiver.js'
 import { webhookEnv } from './webhooks.flow.js'
+import { parseEvent, type ServiceEvent } from '../src/records/service-event.js'
 
 const brokers = await kafkaBrokersOrSkip('standalone topology on Kafka')
 
@@ -72,5 +73,44 @@ describe.skipIf(brokers === undefined)('webhook-delivery running alone on real K
       return list.length === 4 ? list : undefined
     }, 30000, 'succeeded deliveries listed on the API instance')
     expect(succeeded.every(d => d.attempts.length >= 2 && d.attempts[0]!.error !== null && d.attempts[d.attempts.length - 1]!.error === null)).toBe(true)
+  })
+})
+
+describe.skipIf(brokers === undefined)('feedback, async-scorer and signal-updater running alone on real Kafka', () => {
+  let api: App | undefined
+  const processes: ServiceProcess[] = []
+  afterAll(async () => {
+    for (const p of processes) await stopService(p)
+    await api?.close()
+  })
+
+  it('publishes a model the API scores with, and score.async / signal.updated events, from topology processes', async () => {
+    const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('m')}.`, DEFAULT_TENANT_ID: 'ten_adaptive', MODEL_PUBLISH_INTERVAL_MS: '200', LABEL_MATURITY_DAYS: '1' }
+    api = await startTestApp({ ...env, TOPOLOGIES: 'none' })
+    for (const name of ['feedback', 'async-scorer', 'signal-updater', 'case-opener']) processes.push(await startTopology(name, { ...env, DATA_DIR: tempDir('fds-topology-'), LOG_LEVEL: 'info' }))
+    const events: ServiceEvent[] = []
+    const sub = await api.log.subscribe({ group: uniqueName('events'), topics: [api.topics.events], onBatch: async rs => { for (const r of rs) events.push(parseEvent(r.value)) } })
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) => api!.server.inject({ method, url, headers: auth(), ...(payload === undefined ? {} : { payload }) })
+    const now = Math.floor(Date.now() / 1000)
+    try {
+      const first = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-1', device_id: 'k-dev', event_time: now - 3 * 86400 })).json()
+      const second = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-2', device_id: 'k-dev', event_time: now - 3 * 86400 })).json()
+      const c = await eventually(async () => (await call('POST', '/v1/cases', { trace_id: first.trace_id, reason: 'chargeback' })).json().id, 30000, 'case opened')
+      expect((await call('POST', `/v1/cases/${c}/disposition`, { outcome: 'fraud', analyst: 'ana' })).statusCode).toBe(200)
+      await call('POST', '/v1/score', { event: 'payment', amount: 5, user_id: 'k-3', event_time: now })
+      const model = await eventually(async () => {
+        const s = (await call('GET', '/v1/risk_settings')).json()
+        return s.model.trained_labels >= 2 ? s.model : undefined
+      }, 60000, 'a model version from the feedback process')
+      const later = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-4' })).json()
+      expect((await call('GET', `/v1/transactions/${later.trace_id}`)).json().evaluation.model_version).toBe(model.version)
+
+      const deferred = await eventually(() => events.find(e => e.type === 'score.async' && e.data.trace_id === second.trace_id), 60000, 'score.async')
+      expect(deferred.data).toMatchObject({ linked_users: 1, shared: { device: 1 } })
+      const signal = (await call('POST', '/v1/signals', { type: 'sim_swap', user_id: 'k-4', confidence: 0.7 })).json()
+      await eventually(() => events.find(e => e.type === 'signal.updated' && e.data.signal_id === signal.id), 60000, 'signal.updated')
+    } finally {
+      await sub.close()
+    }
   })
 })
