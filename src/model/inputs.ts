@@ -38,6 +38,7 @@ export const INPUTS: readonly ModelInput[] = [
   { name: 'first_transaction', signal: 'new_user', value: f => v(f, 'user_present') * (v(f, 'user_count_30d') === 0 ? 1 : 0) },
   // transaction patterns
   { name: 'amount_log', signal: 'high_amount', value: f => (log1p(f, 'amount') - 4) / 2 },
+  { name: 'amount_linear', signal: 'high_amount', value: f => Math.min(v(f, 'amount'), 5000) / 100 },
   { name: 'amount_100', signal: 'high_amount', value: f => at(f, 100) },
   { name: 'amount_250', signal: 'high_amount', value: f => at(f, 250) },
   { name: 'amount_1000', signal: 'high_amount', value: f => at(f, 1000) },

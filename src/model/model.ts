@@ -25,7 +25,7 @@ export const PRIOR: ScoringModel = {
     ip_1h: 0.4, ip_24h: 0.1, ip_users_24h: 0.6, ip_reputation_v3: 3,
     new_device: 0.9, known_device: -0.8, user_devices_30d: 0.4, device_users_30d: 0.8,
     email_disposable: 1.5, email_free: 0.1, email_users_30d: 0.8, new_account: 1, first_transaction: 0.3,
-    amount_log: 0.5, amount_100: 0.1, amount_250: 0.3, amount_1000: 0.4, amount_10000: 0.6, amount_z: 0.6, amount_ratio: 0.3,
+    amount_log: 0.5, amount_linear: 0, amount_100: 0.1, amount_250: 0.3, amount_1000: 0.4, amount_10000: 0.6, amount_z: 0.6, amount_ratio: 0.3,
     merchant_risk_30d: 1, merchant_frauds_7d: 0.6,
     geo_mismatch: 1.2, consistent_geo: -0.6, impossible_travel: 2,
     sim_swap: 1.5, sim_swap_confidence: 2
