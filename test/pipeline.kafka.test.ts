@@ -4,7 +4,7 @@ import { auth, eventually, startTestApp } from './support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from './support/kafka.js'
 import { readDecisionStream } from './support/stream.js'
 import { KafkaEventLog } from '../src/eventlog/kafka.js'
-import { MODEL_NEEDS } from '../src/state/velocity-spec.js'
+import { MODEL_NEEDS } from '../src/features/model-needs.js'
 
 const brokers = await kafkaBrokersOrSkip('decision pipeline on Kafka')
 
