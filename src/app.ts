@@ -149,11 +149,11 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
       const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, webhooks, audit, clock, models: modelRegistry }
       const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
-      return async () => { for (const t of running) await t.stop() }
+      // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
+      return async () => { await Promise.all(running.map(t => t.stop())) }
     },
     async closeCore () {
-      for (const v of views) await v.stop()
-      await controlPlane.stop()
+      await Promise.all([...views.map(v => v.stop()), controlPlane.stop()])
       await log.close()
       await state.close()
     }
@@ -212,8 +212,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
         await mtlsServer?.close()
         await grpc?.close()
         await relay.stop()
-        await materializer.stop()
-        await stopTopologies()
+        await Promise.all([materializer.stop(), stopTopologies()])
         await core.closeCore()
       })()
       return closing
