@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../state/api-keys.js'
+import type { Scope } from '../state/velocity.js'
 import { ApiError } from './errors.js'
 
 /** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
@@ -9,6 +10,9 @@ export interface Principal {
   tenant: string
   mode: 'live' | 'test'
 }
+
+/** The tenant and mode a key acts in: every store and topic it reaches is keyed by them. */
+export const principalScope = (p: Principal): Scope => ({ tenant: p.tenant, mode: p.mode })
 
 /** Extracts the bearer secret, refusing what cannot be a current key before any store lookup. */
 export function bearerSecret (header: string | undefined, nowMs: number): string {

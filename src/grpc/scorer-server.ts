@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf'
+import { principalScope } from '../api/auth.js'
 import * as grpc from '@grpc/grpc-js'
 import type { Core } from '../app.js'
 import { authenticate } from '../api/authenticate.js'
@@ -80,7 +81,7 @@ export async function startGrpc (core: Core, service: ScoringService, limiter: R
       const invalid = scoreRequestError(body)
       if (invalid !== undefined) throw invalid
       const request = toScoreRequest(body)
-      const d = await service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc'), request, nowMs: eventTimeMs(request, core.clock()), startedAt })
+      const d = await service.score({ scope: principalScope(p), traceId: newId('trc'), request, nowMs: eventTimeMs(request, core.clock()), startedAt })
       return create(DecisionSchema, {
         score: d.score, riskLevel: d.risk_level, action: d.action, signals: d.signals, rules: d.rules, traceId: d.trace_id, latencyMs: d.latency_ms,
         shadow: d.shadow === undefined ? undefined : create(ShadowOutcomeSchema, d.shadow), overrideGate: d.override_gate
@@ -91,7 +92,7 @@ export async function startGrpc (core: Core, service: ScoringService, limiter: R
       const { traceId, outcome, analyst, reason } = call.request
       if (!CASE_OUTCOMES.includes(outcome as CaseOutcome)) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'outcome' must be fraud, safe or chargeback.", 'outcome')
       if (analyst === '') throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Missing required parameter: 'analyst'.", 'analyst')
-      const scope = { tenant: p.tenant, mode: p.mode }
+      const scope = principalScope(p)
       const tx = await getTransaction(core.state, scope, traceId)
       if (tx === undefined) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       const caseId = caseIdForTrace(traceId)

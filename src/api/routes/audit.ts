@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { principalScope } from '../auth.js'
 import type { Core } from '../../app.js'
 import type { AuditEntry } from '../../audit/audit-log.js'
 import { auditEntries } from '../../state/audit.js'
@@ -38,7 +39,7 @@ export function auditRoutes (app: FastifyInstance, core: Core): void {
     }
   }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { trace_id: traceId, object_id: objectId } = request.query
     if ((traceId === undefined) === (objectId === undefined)) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Give exactly one of 'trace_id' or 'object_id'.", 'trace_id')
     const data: Array<ReturnType<typeof entryResource>> = []

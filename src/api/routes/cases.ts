@@ -7,7 +7,7 @@ import { newId } from '../../ids.js'
 import { getCase, lookupCaseIdByTrace, scanCases } from '../../state/cases.js'
 import { getTransaction } from '../../state/transactions.js'
 import type { Scope } from '../../state/velocity.js'
-import type { Principal } from '../auth.js'
+import { principalScope, type Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../publish.js'
@@ -36,7 +36,6 @@ export function caseResource (c: Case, withHistory = true) {
   }
 }
 
-const scopeOf = (p: Principal): Scope => ({ tenant: p.tenant, mode: p.mode })
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
 
@@ -71,7 +70,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     let subjects = request.body.subjects
     let rules: string[] = []
     if (traceId !== undefined) {
-      const tx = await getTransaction(state, scopeOf(p), traceId)
+      const tx = await getTransaction(state, principalScope(p), traceId)
       if (tx === undefined) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       subjects = { ...subjectsOf(tx.request), ...subjects }
       rules = tx.decision.rules
@@ -96,7 +95,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const scope = scopeOf(request.principal!)
+    const scope = principalScope(request.principal!)
     const q = request.query
     const matches = (c: Case) => (q.status === undefined || c.status === q.status) && (q.outcome === undefined || c.outcome === q.outcome) &&
       (q.assignee === undefined || c.assignee === q.assignee)
@@ -105,7 +104,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Params: { id: string } }>('/v1/cases/:id', { config: { scope: 'cases:read' } }, async request => {
-    const c = await getCase(state, scopeOf(request.principal!), request.params.id)
+    const c = await getCase(state, principalScope(request.principal!), request.params.id)
     if (c === undefined) throw notFound('case', request.params.id)
     return caseResource(c)
   })

@@ -8,7 +8,7 @@ import { prefixRange, rangeAfter, TAG } from '../../state/keys.js'
 import { overrideByIdKey } from '../../state/overrides.js'
 import type { Scope } from '../../state/velocity.js'
 import { scanJson } from '../../storage/rocks.js'
-import type { Principal } from '../auth.js'
+import { principalScope, type Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { publishChange } from '../publish.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
@@ -30,7 +30,6 @@ export function overrideResource (o: Override, scope: Scope, nowMs: number) {
   }
 }
 
-const scopeOf = (p: Principal): Scope => ({ tenant: p.tenant, mode: p.mode })
 
 /**
  * Admin overrides (Stage 3): force the action for one subject (user_id, email, device_id, ip or card =
@@ -74,11 +73,11 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
     if (expiresAt !== undefined && expiresAt * 1000 <= now) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'expires_at' must be in the future.", 'expires_at')
     const override: Override = { id: newId('ovr', now), subject, value, action, reason, created_ms: now, expires_at_ms: expiresAt === undefined ? null : expiresAt * 1000 }
     await publish(p, override, false, request.id)
-    return overrideResource(override, scopeOf(p), now)
+    return overrideResource(override, principalScope(p), now)
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/overrides', { config: { scope: 'cases:read' }, schema: { querystring: listQuerySchema } }, async request => {
-    const scope = scopeOf(request.principal!)
+    const scope = principalScope(request.principal!)
     const q = request.query
     const [from, lt] = rangeAfter(prefixRange(TAG.overrideById, scope.tenant, scope.mode), q.starting_after === undefined ? undefined : overrideByIdKey(scope, q.starting_after))
     const page = await pageOf(scanJson<StoredOverride>(state.db, from, lt), o => !o.deleted, q)
@@ -86,13 +85,13 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:read' } }, async request => {
-    const scope = scopeOf(request.principal!)
+    const scope = principalScope(request.principal!)
     return overrideResource(await find(scope, request.params.id), scope, clock())
   })
 
   app.delete<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:write' } }, async request => {
     const p = request.principal!
-    const { deleted: _deleted, ...override } = await find(scopeOf(p), request.params.id)
+    const { deleted: _deleted, ...override } = await find(principalScope(p), request.params.id)
     await publish(p, override, true, request.id)
     return { object: 'override', id: override.id, deleted: true }
   })

@@ -10,7 +10,7 @@ import { compileRule, RuleSyntaxError, type CompiledRule } from '../../rules/lan
 import { labelsOf } from '../../state/labels.js'
 import { transactionsBetween } from '../../state/transactions.js'
 import { invalidListItem } from '../../rules/lists.js'
-import type { Principal } from '../auth.js'
+import { principalScope, type Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
 
@@ -67,7 +67,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   const { state, controlPlane: control, clock, audit } = core
   /** One ruleset change as a new version, audited with the request that made it. */
   const change = async (p: Principal, requestId: string, describe: RulesetVersion['change'], apply: (ruleset: Ruleset) => Ruleset) => {
-    const version = await proposing(() => control.propose({ tenant: p.tenant, mode: p.mode }, p.key.id, describe, apply, clock()))
+    const version = await proposing(() => control.propose(principalScope(p), p.key.id, describe, apply, clock()))
     const { type, ...ids } = describe
     await audit.record({
       tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0] ?? type.split('.')[0]),
@@ -77,7 +77,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   }
   app.post<{ Body: RuleBody }>('/v1/rules', { config: { scope: 'rules:write' }, schema: { body: ruleBodySchema } }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const body = request.body
     const id = body.id ?? newId('rule').toLowerCase()
     const existing = (await control.activeRuleset(scope)).ruleset.rules.find(r => r.id === id)
@@ -108,7 +108,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     }
   }, async request => {
     const p = request.principal!
-    const { ruleset } = await control.activeRuleset({ tenant: p.tenant, mode: p.mode })
+    const { ruleset } = await control.activeRuleset(principalScope(p))
     const q = request.query
     const rules = ruleset.rules
       .filter(r => (q.mode === undefined || r.mode === q.mode) && (q.status === undefined || r.status === q.status))
@@ -118,7 +118,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
 
   app.get<{ Params: { id: string } }>('/v1/rules/:id', { config: { scope: 'rules:read' } }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { ruleset } = await control.activeRuleset(scope)
     const rule = ruleset.rules.find(r => r.id === request.params.id)
     if (rule === undefined) throw notFound('rule', request.params.id)
@@ -144,7 +144,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     }
   }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { pack, rule_ids: ruleIds, percentage } = request.body
     const known = new Set((await control.activeRuleset(scope)).ruleset.rules.map(r => r.id))
     const unknown = ruleIds.find(id => !known.has(id))
@@ -177,7 +177,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     }
   }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { expression: draft, from, to } = request.body
     if (to <= from) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'to' must be after 'from'.", 'to')
     const active = await control.activeRuleset(scope)
@@ -196,14 +196,14 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
 
   app.get<{ Querystring: ListQuery }>('/v1/lists', { config: { scope: 'rules:read' }, schema: { querystring: listQuerySchema } }, async request => {
     const p = request.principal!
-    const { ruleset } = await control.activeRuleset({ tenant: p.tenant, mode: p.mode })
+    const { ruleset } = await control.activeRuleset(principalScope(p))
     const lists = Object.values(ruleset.lists).sort((a, b) => a.alias < b.alias ? -1 : 1)
     return paginate(lists, l => l.alias, request.query, l => listResource(l, false), '/v1/lists')
   })
 
   app.get<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:read' } }, async request => {
     const p = request.principal!
-    const list = (await control.activeRuleset({ tenant: p.tenant, mode: p.mode })).ruleset.lists[request.params.alias]
+    const list = (await control.activeRuleset(principalScope(p))).ruleset.lists[request.params.alias]
     if (list === undefined) throw notFound('list', request.params.alias)
     return listResource(list, true)
   })
@@ -223,7 +223,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     }
   }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { alias, item_type: itemType } = request.body
     if ((await control.activeRuleset(scope)).ruleset.lists[alias] !== undefined) {
       throw new ApiError(409, 'invalid_request_error', 'resource_exists', `A list with alias '${alias}' already exists.`, 'alias')
@@ -238,7 +238,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
 
   app.delete<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:write' } }, async request => {
     const p = request.principal!
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { alias } = request.params
     const { ruleset } = await control.activeRuleset(scope)
     if (ruleset.lists[alias] === undefined) throw notFound('list', alias)
@@ -254,7 +254,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   })
 
   const changeItems = async (principal: Principal, requestId: string, alias: string, value: string, add: boolean) => {
-    const scope = { tenant: principal.tenant, mode: principal.mode }
+    const scope = principalScope(principal)
     const list = (await control.activeRuleset(scope)).ruleset.lists[alias]
     if (list === undefined) throw notFound('list', alias)
     const invalid = add ? invalidListItem(list, value) : undefined
@@ -278,7 +278,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     request => changeItems(request.principal!, request.id, request.params.alias, request.params.value, false))
 
   const riskResource = async (p: Principal) => {
-    const scope = { tenant: p.tenant, mode: p.mode }
+    const scope = principalScope(p)
     const { ruleset } = await control.activeRuleset(scope)
     const { thresholds, actions } = policyOf(ruleset)
     const trained = core.modelRegistry.record(scope)

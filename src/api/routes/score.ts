@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv'
+import { principalScope } from '../auth.js'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { newId } from '../../ids.js'
@@ -59,7 +60,7 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
     const principal = request.principal!
     const scoreRequest = toScoreRequest(request.body as Record<string, unknown>)
     return service.score({
-      scope: { tenant: principal.tenant, mode: principal.mode },
+      scope: principalScope(principal),
       traceId: request.id,
       request: scoreRequest,
       nowMs: eventTimeMs(scoreRequest, clock()),
@@ -98,7 +99,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
         const e = err as ApiError
         return { error: { type: e.type, code: e.code, message: e.message, param: e.param } }
       }
-      return service.score({ scope: { tenant: p.tenant, mode: p.mode }, traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt })
+      return service.score({ scope: principalScope(p), traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt })
     }))
     return { object: 'list', url: '/v1/score/batch', data }
   })

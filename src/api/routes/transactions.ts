@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { principalScope } from '../auth.js'
 import type { TransactionRecord } from '../../records/transaction-record.js'
 import type { StateDb } from '../../state/state-db.js'
 import { getTransaction } from '../../state/transactions.js'
@@ -30,7 +31,7 @@ export function transactionResource (r: TransactionRecord) {
 export function transactionRoutes (app: FastifyInstance, state: StateDb): void {
   app.get<{ Params: { id: string } }>('/v1/transactions/:id', { config: { scope: 'transactions:read' } }, async request => {
     const principal = request.principal!
-    const record = await getTransaction(state, { tenant: principal.tenant, mode: principal.mode }, request.params.id)
+    const record = await getTransaction(state, principalScope(principal), request.params.id)
     if (record === undefined) throw notFound('transaction', request.params.id)
     return transactionResource(record)
   })
