@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../src/config.js'
-import type { EventLog, LogRecord } from '../src/eventlog/event-log.js'
+import type { ConsumedRecord, EventLog, LogRecord } from '../src/eventlog/event-log.js'
 import type { TransactionRecord } from '../src/records/transaction-record.js'
 import type { ControlPlane } from '../src/pipeline/control-plane.js'
 import type { CommandOutcome } from '../src/pipeline/cases-materializer.js'
@@ -41,19 +41,24 @@ export interface Topology {
 }
 
 /**
- * The common shape of a stateless topology over `decisions`: one consumer group, each decision mapped to the
+ * The common shape of a stateless topology: one consumer group over `topic`, each record mapped to the
  * records it causes, appended to `target`. At-least-once; what it writes carries ids stable across replays.
  */
-export async function mapDecisions (ctx: TopologyContext, group: string, target: string, map: (d: TransactionRecord) => LogRecord[]): Promise<RunningTopology> {
+export async function mapTopic (ctx: TopologyContext, group: string, topic: string, target: string, map: (r: ConsumedRecord) => Promise<LogRecord[]>): Promise<RunningTopology> {
   const subscription = await ctx.log.subscribe({
     group: `${ctx.topics.prefix}${group}`,
-    topics: [ctx.topics.decisions],
+    topics: [topic],
     fromBeginning: true,
     onBatch: async records => {
       const out: LogRecord[] = []
-      for (const r of records) out.push(...map(await ctx.codec.decode(r.topic, r.value)))
+      for (const r of records) out.push(...await map(r))
       if (out.length > 0) await ctx.log.append(target, out)
     }
   })
   return { stop: () => subscription.close() }
+}
+
+/** mapTopic over `decisions`, each record decoded with the decision codec. */
+export function mapDecisions (ctx: TopologyContext, group: string, target: string, map: (d: TransactionRecord) => LogRecord[]): Promise<RunningTopology> {
+  return mapTopic(ctx, group, ctx.topics.decisions, target, async r => map(await ctx.codec.decode(r.topic, r.value)))
 }
