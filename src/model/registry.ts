@@ -18,8 +18,9 @@ export interface ModelRecord {
 }
 
 const scopeId = (scope: Scope) => `${scope.tenant}\u0000${scope.mode}`
-const activeKey = (scope: Scope) => stateKey(TAG.model, scope.tenant, scope.mode, 'active')
-const versionKey = (scope: Scope, version: string) => stateKey(TAG.model, scope.tenant, scope.mode, 'v', version)
+// Active models under their own prefix: loading them at start reads one record per tenant and mode, not every version.
+const activeKey = (scope: Scope) => stateKey(TAG.model, 'active', scope.tenant, scope.mode)
+const versionKey = (scope: Scope, version: string) => stateKey(TAG.model, 'v', scope.tenant, scope.mode, version)
 
 /**
  * The model each tenant scores with, in memory (the request path reads it without I/O), and every version
@@ -33,9 +34,8 @@ export class ModelRegistry {
 
   static async load (state: StateDb): Promise<ModelRegistry> {
     const registry = new ModelRegistry(state)
-    const [gte, lt] = prefixRange(TAG.model)
-    for await (const [key, value] of scan(state.db, gte, lt)) {
-      if (!key.toString().endsWith('\u0000active')) continue
+    const [gte, lt] = prefixRange(TAG.model, 'active')
+    for await (const [, value] of scan(state.db, gte, lt)) {
       const record = JSON.parse(value.toString()) as ModelRecord
       registry.active.set(scopeId({ tenant: record.tenant_id, mode: record.mode }), record)
     }

@@ -6,8 +6,9 @@ import type { StateDb } from './state-db.js'
 import type { Scope } from './velocity.js'
 
 /** The latest SIM swap reported for a user (read with the request's other point lookups). */
-export const simSwapKey = (scope: Scope, userId: string) => stateKey(TAG.signal, scope.tenant, scope.mode, 'sim_swap', userId)
-export const ipReputationKey = (scope: Scope, ip: string) => stateKey(TAG.signal, scope.tenant, scope.mode, 'ip_reputation', ip)
+export const simSwapKey = (scope: Scope, userId: string) => stateKey(TAG.signal, 'sim_swap', scope.tenant, scope.mode, userId)
+/** Type first: loading every tenant's reputation list at start reads no SIM-swap records. */
+export const ipReputationKey = (scope: Scope, ip: string) => stateKey(TAG.signal, 'ip_reputation', scope.tenant, scope.mode, ip)
 
 export const parseSimSwap = (raw: Buffer | undefined): SimSwap | undefined => raw === undefined ? undefined : JSON.parse(raw.toString()) as SimSwap
 
@@ -27,10 +28,10 @@ export class IpReputationIndex {
 
   static async load (state: StateDb): Promise<IpReputationIndex> {
     const index = new IpReputationIndex()
-    const [gte, lt] = prefixRange(TAG.signal)
+    const [gte, lt] = prefixRange(TAG.signal, 'ip_reputation')
     for await (const [key, value] of scan(state.db, gte, lt)) {
-      const [tenant, mode, type, ip] = key.toString().split('\u0000').slice(1)
-      if (type === 'ip_reputation') index.set({ tenant: tenant!, mode: mode as Scope['mode'] }, ip!, (JSON.parse(value.toString()) as { score: number }).score)
+      const [tenant, mode, ip] = key.toString().split('\u0000').slice(2)
+      index.set({ tenant: tenant!, mode: mode as Scope['mode'] }, ip!, (JSON.parse(value.toString()) as { score: number }).score)
     }
     return index
   }
