@@ -80,7 +80,7 @@ describe('model', () => {
     const fraud = inputValues({ email_present: 1, email_free: 1, amount: 300 })
     const legit = inputValues({ email_present: 1, amount: 300 })
     const before = { fraud: scoreFeatures({ email_free: 1, amount: 300 }, snapshot(s)).score, legit: scoreFeatures({ amount: 300 }, snapshot(s)).score }
-    for (let i = 0; i < 1000; i++) { learn(s, legit, 0); if (i % 10 === 0) learn(s, fraud, 1) }
+    for (let i = 0; i < 1000; i++) { learn(s, legit, 0, i); if (i % 10 === 0) learn(s, fraud, 1, i) }
     const model = snapshot(s)
     expect(model.version).toBe(`${PRIOR.version}.online-1`)
     expect(Object.keys(model.weights)).toEqual(INPUTS.map(i => i.name))
@@ -88,5 +88,6 @@ describe('model', () => {
     const after = { fraud: scoreFeatures({ email_free: 1, amount: 300 }, model).score, legit: scoreFeatures({ amount: 300 }, model).score }
     expect(after.fraud - after.legit).toBeGreaterThan(before.fraud - before.legit + 0.2)
     expect(s.trained).toBe(1100)
+    expect(s.trainedThroughMs).toBe(999)
   })
 })

@@ -19,6 +19,12 @@ const ROW_RETENTION_MS = 90 * DAY_MS
 /** What the trainer keeps per decision: its input values, event time, and the label it was learned with. */
 interface Row { t: number, x: number[], learned?: 0 | 1 }
 
+/** Learns a row with a label and remembers which (a later, different label corrects it). */
+function teach (s: LearnerState, row: Row, y: 0 | 1): void {
+  learn(s, row.x, y, row.t)
+  row.learned = y
+}
+
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
 const learnerKey = (s: Scope) => stateKey(TAG.learner, 's', ...scopeParts(s))
 const rowKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'r', ...scopeParts(s), trace)
@@ -70,9 +76,7 @@ export const feedbackTrainer: Topology = {
       const row: Row = { t: d.created_ms, x: Array.from(inputValues(d.features)) }
       const pending = await writes.get(pendingKey(scope, d.trace_id))
       if (pending !== undefined) {
-        row.learned = (JSON.parse(pending.toString()) as FeedbackLabel).label
-        learn(l.s, row.x, row.learned)
-        l.s.trainedThroughMs = Math.max(l.s.trainedThroughMs, d.created_ms)
+        teach(l.s, row, (JSON.parse(pending.toString()) as FeedbackLabel).label)
         writes.del(pendingKey(scope, d.trace_id))
       }
       writes.put(rowKey(scope, d.trace_id), json(row))
@@ -82,15 +86,13 @@ export const feedbackTrainer: Topology = {
     }
 
     const onLabel = async (label: FeedbackLabel, writes: BatchWrites, touched: Set<string>) => {
-      const scope = { tenant: label.tenant_id, mode: label.livemode ? 'live' as const : 'test' as const }
+      const scope = scopeOf(label)
       const raw = await writes.get(rowKey(scope, label.trace_id))
       if (raw === undefined) { writes.put(pendingKey(scope, label.trace_id), json(label)); return }
       const row = JSON.parse(raw.toString()) as Row
       if (row.learned === label.label) return
       const l = await learnerOf(scope)
-      learn(l.s, row.x, label.label)
-      l.s.trainedThroughMs = Math.max(l.s.trainedThroughMs, row.t)
-      row.learned = label.label
+      teach(l.s, row, label.label)
       writes.put(rowKey(scope, label.trace_id), json(row))
       touched.add(scopeId(scope))
     }
@@ -109,9 +111,7 @@ export const feedbackTrainer: Topology = {
         if (phase === 'x') { writes.del(rk); continue }
         const row = JSON.parse(raw.toString()) as Row
         if (row.learned === undefined) {
-          learn(l.s, row.x, 0)
-          l.s.trainedThroughMs = Math.max(l.s.trainedThroughMs, row.t)
-          row.learned = 0
+          teach(l.s, row, 0)
           writes.put(rk, json(row))
         }
         writes.put(dueKey(scope, Number(due) + ROW_RETENTION_MS, trace!, 'x'), Buffer.alloc(0))

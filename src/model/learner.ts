@@ -42,8 +42,8 @@ export function newLearner (start: ScoringModel, trained = 0): LearnerState {
   }
 }
 
-/** One step on a decision's input values (inputValues(features)) and its label (1 fraud, 0 legitimate). */
-export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1): void {
+/** One step on a decision's input values (inputValues(features)), its label (1 fraud, 0 legitimate) and event time. */
+export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1, eventTimeMs: number): void {
   let z = s.bias
   for (let i = 0; i < INPUTS.length; i++) z += s.weights[i]! * x[i]!
   const error = 1 / (1 + Math.exp(-z)) - y
@@ -56,6 +56,7 @@ export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1): void {
     s.weights[i]! -= LEARNING_RATE * grad / Math.sqrt(s.squares[i + 1]!)
   }
   s.trained++
+  s.trainedThroughMs = Math.max(s.trainedThroughMs, eventTimeMs)
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6

@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { FeedbackLabel } from '../cases/effects.js'
 import type { EventLog } from '../eventlog/event-log.js'
 import { decodeLabel } from '../records/feedback-label.js'
+import { scopeOf } from '../state/decision-ops.js'
 import { countFraud, shouldCount, type StoredLabel } from '../state/label-counters.js'
 import { labelKey } from '../state/labels.js'
 import type { StateDb } from '../state/state-db.js'
@@ -18,13 +19,13 @@ import { TopicMaterializer } from './topic-materializer.js'
  */
 export function feedbackMaterializer (state: StateDb, velocity: VelocityStore, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<FeedbackLabel, undefined> {
   return new TopicMaterializer<FeedbackLabel, undefined>(state, log, topic, `feedback-${originId}`, logger, { decode: decodeLabel, apply: async (label, _record, writes) => {
-    const scope = { tenant: label.tenant_id, mode: label.livemode ? 'live' as const : 'test' as const }
+    const scope = scopeOf(label)
     const key = labelKey(scope, label.trace_id)
     const raw = await writes.get(key)
     const previous = raw === undefined ? undefined : JSON.parse(raw.toString()) as StoredLabel
     if (previous !== undefined && previous.labeled_at_ms > label.labeled_at_ms) return []
     let counted = previous?.counted === true
-    if (shouldCount(label, previous)) {
+    if (shouldCount(label, previous?.counted)) {
       const tx = await writes.get(transactionKey(scope, label.trace_id))
       if (tx !== undefined) {
         const count = await countFraud(velocity, JSON.parse(tx.toString()) as TransactionRecord)

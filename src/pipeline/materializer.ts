@@ -7,7 +7,7 @@ import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import { transactionKey } from '../state/transactions.js'
 import { labelKey } from '../state/labels.js'
-import type { StoredLabel } from '../state/label-counters.js'
+import { shouldCount, type StoredLabel } from '../state/label-counters.js'
 import type { WriteOp } from '../storage/rocks.js'
 import type { VelocityStore, VelocityView } from '../state/velocity.js'
 import type { RulesetSource } from '../scoring-service.js'
@@ -92,7 +92,7 @@ export class DecisionMaterializer {
     const raw = await this.state.get(labelKey(scopeOf(record), record.trace_id))
     if (raw === undefined) return undefined
     const label = JSON.parse(raw.toString()) as StoredLabel
-    if (label.label !== 1 || label.counted === true) return undefined
+    if (!shouldCount(label, label.counted)) return undefined
     return { view: await this.velocity.labelView(scopeOf(record), record.request, record.created_ms), label }
   }
 

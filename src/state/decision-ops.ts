@@ -5,7 +5,8 @@ import { lastLocationOps } from './last-location.js'
 import { putTransactionOp } from './transactions.js'
 import type { Scope } from './velocity.js'
 
-export const scopeOf = (r: TransactionRecord): Scope => ({ tenant: r.tenant_id, mode: r.livemode ? 'live' : 'test' })
+/** The scope of anything that names its tenant and livemode: a recorded decision, a feedback label. */
+export const scopeOf = (r: Pick<TransactionRecord, 'tenant_id' | 'livemode'>): Scope => ({ tenant: r.tenant_id, mode: r.livemode ? 'live' : 'test' })
 
 /**
  * Local state a decision changes besides velocity: its transaction record, the device history and the user's

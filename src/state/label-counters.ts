@@ -17,5 +17,5 @@ export async function countFraud (velocity: VelocityStore, tx: TransactionRecord
   return { ops: () => view.incrementOps(), release: () => view.release() }
 }
 
-/** Whether this label makes its transaction count as fraud now (fraudulent, and not counted before). */
-export const shouldCount = (label: FeedbackLabel, previous: StoredLabel | undefined) => label.label === 1 && previous?.counted !== true
+/** Whether this label makes its transaction count as fraud now: fraudulent, and the transaction not counted yet. */
+export const shouldCount = (label: FeedbackLabel, alreadyCounted: boolean | undefined) => label.label === 1 && alreadyCounted !== true

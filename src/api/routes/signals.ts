@@ -1,4 +1,3 @@
-import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../app.js'
 import { newId } from '../../ids.js'
@@ -47,7 +46,7 @@ export function signalRoutes (app: FastifyInstance, core: Core): void {
     } else {
       if (b.ip === undefined) throw missing('ip')
       if (b.score === undefined) throw missing('score')
-      const invalid = isIP(b.ip.split('/')[0]!) === 0 ? 'must be an IPv4/IPv6 address or CIDR range' : invalidListItem({ item_type: 'ip' }, b.ip)
+      const invalid = invalidListItem({ item_type: 'ip' }, b.ip)
       if (invalid !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `'ip' ${invalid}.`, 'ip')
       change = { ...base, type: 'ip_reputation', ip: b.ip, score: b.score }
     }
