@@ -29,7 +29,7 @@ export interface ScoreCall {
   startedAt: number
 }
 
-/** Point lookups of one request, read in one multi-get; `at` gives each key's position in the result. */
+/** Point lookups of one request, read in one multi-get; add() returns a key's position in the result (-1: no key). */
 class Lookups {
   readonly keys: Buffer[] = []
   add (key: Buffer | undefined): number {
@@ -88,13 +88,13 @@ export class ScoringService {
         overrides: parseArrays<Override>(found.slice(...overrides)),
         caseGates: parseArrays<CaseGate>(found.slice(...gates))
       }
-      return await this.decideAndRecord(call, velocity, features, seen >= 0 && at(seen) !== undefined, active, context)
+      return await this.decideAndRecord(call, velocity, features, active, context)
     } finally {
       velocity.release()
     }
   }
 
-  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, features: Record<string, number>, deviceKnown: boolean, active: ActiveRuleset,
+  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, features: Record<string, number>, active: ActiveRuleset,
     gates: { overrides: Override[], caseGates: CaseGate[] }): Promise<Decision> {
     const { scope, request, nowMs } = call
     const model = this.views.models.model(scope)
@@ -120,7 +120,7 @@ export class ScoringService {
       origin_seq: seq
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
-    const ops: WriteOp[] = [...decisionRecordOps(record, deviceKnown), ...velocity.incrementOps(), ...this.outbox.appendOps(seq, encodeEvent(record))]
+    const ops: WriteOp[] = [...decisionRecordOps(record, features.device_known === 1), ...velocity.incrementOps(), ...this.outbox.appendOps(seq, encodeEvent(record))]
     await this.state.committer.commit(ops)
     this.onRecorded()
     return decision

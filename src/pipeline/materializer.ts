@@ -7,7 +7,7 @@ import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import { transactionKey } from '../state/transactions.js'
 import { labelKey } from '../state/labels.js'
-import { shouldCount, type StoredLabel } from '../state/label-counters.js'
+import { countFraud, shouldCount, type FraudCount, type StoredLabel } from '../state/label-counters.js'
 import type { WriteOp } from '../storage/rocks.js'
 import type { VelocityStore, VelocityView } from '../state/velocity.js'
 import type { RulesetSource } from '../scoring-service.js'
@@ -51,7 +51,7 @@ export class DecisionMaterializer {
     const key = this.checkpointKey(partition)
     const raw = await this.state.get(key)
     const checkpoint = raw === undefined ? -1 : Number(raw.toString())
-    const fresh: Array<{ record: TransactionRecord, view: VelocityView, labelled?: { view: VelocityView, label: StoredLabel } }> = []
+    const fresh: Array<{ record: TransactionRecord, view: VelocityView, labelled?: { count: FraudCount, label: StoredLabel } }> = []
     const seen = new Set<string>()
     try {
       for (const r of records) {
@@ -75,7 +75,7 @@ export class DecisionMaterializer {
       for (const { record, view, labelled } of fresh) {
         ops.push(...decisionRecordOps(record, false), ...view.incrementOps())
         if (labelled !== undefined) {
-          ops.push(...labelled.view.incrementOps(), { type: 'put', key: labelKey(scopeOf(record), record.trace_id), value: Buffer.from(JSON.stringify({ ...labelled.label, counted: true })) })
+          ops.push(...labelled.count.ops(), { type: 'put', key: labelKey(scopeOf(record), record.trace_id), value: Buffer.from(JSON.stringify({ ...labelled.label, counted: true })) })
         }
       }
       ops.push({ type: 'put', key, value: Buffer.from(String(records[records.length - 1]!.offset)) })
@@ -83,17 +83,17 @@ export class DecisionMaterializer {
       this.applied += fresh.length
       await durable
     } finally {
-      for (const { view, labelled } of fresh) { view.release(); labelled?.view.release() }
+      for (const { view, labelled } of fresh) { view.release(); labelled?.count.release() }
     }
   }
 
   /** A fraud label that reached this instance before its transaction: counted now (label-counters.ts). */
-  private async earlyLabel (record: TransactionRecord): Promise<{ view: VelocityView, label: StoredLabel } | undefined> {
+  private async earlyLabel (record: TransactionRecord): Promise<{ count: FraudCount, label: StoredLabel } | undefined> {
     const raw = await this.state.get(labelKey(scopeOf(record), record.trace_id))
     if (raw === undefined) return undefined
     const label = JSON.parse(raw.toString()) as StoredLabel
     if (!shouldCount(label, label.counted)) return undefined
-    return { view: await this.velocity.labelView(scopeOf(record), record.request, record.created_ms), label }
+    return { count: await countFraud(this.velocity, record), label }
   }
 
   async stop (): Promise<void> {

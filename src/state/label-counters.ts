@@ -12,7 +12,9 @@ export type StoredLabel = FeedbackLabel & { counted?: boolean }
  * transaction's event time, once per trace id: merchant risk and other "labelled history" features read these
  * counters. The increments are taken when `ops()` runs (right before the batch is committed).
  */
-export async function countFraud (velocity: VelocityStore, tx: TransactionRecord): Promise<{ ops(): WriteOp[], release(): void }> {
+export interface FraudCount { ops(): WriteOp[], release(): void }
+
+export async function countFraud (velocity: VelocityStore, tx: TransactionRecord): Promise<FraudCount> {
   const view = await velocity.labelView(scopeOf(tx), tx.request, tx.created_ms)
   return { ops: () => view.incrementOps(), release: () => view.release() }
 }
