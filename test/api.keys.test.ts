@@ -63,4 +63,21 @@ describe('API keys', () => {
     const limited = (await call('POST', '/v1/keys', { name: 'no-admin', scopes: ['score:write'] })).json()
     expect((await call('GET', '/v1/keys', undefined, limited.secret)).json().error.code).toBe('insufficient_scope')
   })
+
+  it('grants at most the scopes the calling key holds: on create, by default, and on rotation', async () => {
+    const manager = (await call('POST', '/v1/keys', { name: 'key-manager', scopes: ['keys:manage'] })).json()
+    const escalate = await call('POST', '/v1/keys', { name: 'everything' }, manager.secret)
+    expect(escalate.statusCode).toBe(200)
+    expect(escalate.json().scopes).toEqual(['keys:manage'])
+    const asked = await call('POST', '/v1/keys', { name: 'scorer', scopes: ['score:write', 'keys:manage'] }, manager.secret)
+    expect(asked.statusCode).toBe(403)
+    expect(asked.json().error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope', param: 'scopes' })
+    expect(asked.json().error.message).toContain('score:write')
+    // Rotation mints a key with the old key's scopes: only a caller holding all of them may rotate it.
+    const wide = (await call('POST', '/v1/keys', { name: 'wide', scopes: ['score:write', 'rules:write'] })).json()
+    expect((await call('POST', `/v1/keys/${wide.id}/rotate`, undefined, manager.secret)).json().error.code).toBe('insufficient_scope')
+    expect((await call('GET', `/v1/keys/${wide.id}`)).json().rotated_to).toBeNull()
+    const narrow = (await call('POST', '/v1/keys', { name: 'narrow', scopes: ['keys:manage'] })).json()
+    expect((await call('POST', `/v1/keys/${narrow.id}/rotate`, undefined, manager.secret)).json().scopes).toEqual(['keys:manage'])
+  })
 })

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../app.js'
 import { newId } from '../../ids.js'
 import type { ApiKeyChange } from '../../pipeline/api-keys-materializer.js'
+import type { Principal } from '../auth.js'
 import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../state/api-keys.js'
 import { prefixRange, rangeAfter, TAG } from '../../state/keys.js'
 import { scanJson } from '../../storage/rocks.js'
@@ -28,9 +29,16 @@ export function keyResource (k: ApiKeyRecord, secret?: string) {
   }
 }
 
+/** A key grants at most what it holds: every scope of a key it creates or rotates must be one of its own. */
+function requireGrantable (p: Principal, scopes: readonly string[]): void {
+  const extra = scopes.filter(s => !p.key.scopes.includes(s))
+  if (extra.length > 0) throw new ApiError(403, 'permission_error', 'insufficient_scope', `This API key cannot grant scopes it does not hold: ${extra.join(', ')}.`, 'scopes')
+}
+
 /**
  * API keys of the caller's tenant (scope keys:manage). A key is created for one environment: a live key may
- * create live and sandbox keys, a sandbox key sandbox keys only. The secret is in the creating response only;
+ * create live and sandbox keys, a sandbox key sandbox keys only. Its scopes default to the caller's and may
+ * only be a subset of them (rotation likewise). The secret is in the creating response only;
  * the service keeps its SHA-256. Keys live on the compacted `api-keys` topic, materialized on every instance.
  */
 export function keyRoutes (app: FastifyInstance, core: Core): void {
@@ -73,7 +81,9 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
     const p = request.principal!
     const livemode = request.body.livemode ?? p.mode === 'live'
     if (livemode && p.mode === 'test') throw new ApiError(403, 'permission_error', 'live_key_required', 'A sandbox key cannot create live keys.', 'livemode')
-    const { key, secret } = issue(p.tenant, request.body.name, livemode, request.body.scopes ?? [...ALL_SCOPES])
+    const scopes = request.body.scopes ?? p.key.scopes
+    requireGrantable(p, scopes)
+    const { key, secret } = issue(p.tenant, request.body.name, livemode, scopes)
     await save(request, key, 'api_key.created')
     return keyResource(key, secret)
   })
@@ -90,6 +100,7 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
 
   app.post<{ Params: { id: string } }>('/v1/keys/:id/rotate', { config }, async request => {
     const old = await find(request, request.params.id)
+    requireGrantable(request.principal!, old.scopes)
     if (old.status === 'revoked' || old.rotated_to != null) throw new ApiError(409, 'invalid_request_error', 'key_not_rotatable', `Key ${old.id} is ${old.status === 'revoked' ? 'revoked' : 'already rotated'}.`)
     const { key, secret } = issue(old.tenant_id, old.name, old.livemode, old.scopes)
     await save(request, key, 'api_key.created', { rotated_from: old.id })
