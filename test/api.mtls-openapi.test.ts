@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { storeApiKey } from '../src/state/api-keys.js'
 import { issue, makeCa, type Issued } from './support/certs.js'
-import { auth, startTestApp, tempDir, TEST_KEY } from './support/app.js'
+import { auth, LIVE_KEY, startTestApp, tempDir, TEST_KEY } from './support/app.js'
 
 let app: App
 let serverCa: string
@@ -63,6 +63,15 @@ describe('mutual TLS listener', () => {
     expect((await request('/v1/score', { cert: client, body: { event: 'login' } })).body.error.code).toBe('missing_key')
     storeApiKey(app.state, 'sk_test_othermtlstenant000000', { id: 'key_om', name: 'o', tenant_id: 'ten_other', livemode: false, scopes: ['score:write'], created_ms: 0 })
     expect((await request('/v1/score', { cert: client, key: 'sk_test_othermtlstenant000000', body: { event: 'login' } })).body.error.code).toBe('mtls_not_configured')
+    // Client CAs are per mode: the sandbox upload above configures nothing for live keys, and a live upload
+    // leaves the sandbox CA as it was.
+    expect((await request('/v1/score', { cert: client, key: LIVE_KEY, body: { event: 'login' } })).body.error.code).toBe('mtls_not_configured')
+    expect((await app.server.inject({ method: 'GET', url: '/v1/mtls/client_ca', headers: auth(LIVE_KEY) })).statusCode).toBe(404)
+    const other = await makeCa('Live client CA')
+    expect((await app.server.inject({ method: 'POST', url: '/v1/mtls/client_ca', headers: auth(LIVE_KEY), payload: { certificate: other.cert } })).statusCode).toBe(200)
+    expect((await request('/v1/score', { cert: client, key: LIVE_KEY, body: { event: 'login' } })).body.error.code).toBe('client_certificate_invalid')
+    expect((await request('/v1/score', { cert: client, key: TEST_KEY, body: { event: 'login' } })).status).toBe(200)
+    expect((await app.server.inject({ method: 'GET', url: '/v1/mtls/client_ca', headers: auth() })).json().subject).toBe('CN=Tenant client CA')
     // The plain listener is unchanged: no client certificate needed there.
     expect((await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'login' } })).statusCode).toBe(200)
   })

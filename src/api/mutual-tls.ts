@@ -3,13 +3,17 @@ import type { TLSSocket } from 'node:tls'
 import type { FastifyRequest } from 'fastify'
 import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
-import type { Principal } from './auth.js'
+import { principalScope, type Principal } from './auth.js'
+import type { Mode, Scope } from '../state/velocity.js'
 import { ApiError } from './errors.js'
 
-/** The client CA a tenant uploaded (PEM), as materialized from the compacted `client-cas` topic. */
-export const clientCaKey = (tenant: string) => stateKey(TAG.clientCa, tenant)
+/** The client CA a tenant uploaded for one mode (PEM), as materialized from the compacted `client-cas` topic. */
+export const clientCaKey = (scope: Scope) => stateKey(TAG.clientCa, scope.tenant, scope.mode)
 
-export interface ClientCaRecord { tenant_id: string, certificate: string, uploaded_ms: number, change_id: string }
+/** `mode` is absent on records written before client CAs were per mode: those were live. */
+export interface ClientCaRecord { tenant_id: string, mode?: Mode, certificate: string, uploaded_ms: number, change_id: string }
+
+export const clientCaScope = (r: ClientCaRecord): Scope => ({ tenant: r.tenant_id, mode: r.mode ?? 'live' })
 
 /**
  * On the mutual-TLS listener: the TLS handshake asks every client for a certificate (without judging it, as
@@ -20,7 +24,7 @@ export async function requireClientCertificate (state: StateDb, request: Fastify
   const socket = request.raw.socket as TLSSocket
   const peer = typeof socket.getPeerX509Certificate === 'function' ? socket.getPeerX509Certificate() : undefined
   if (peer === undefined) throw new ApiError(401, 'authentication_error', 'client_certificate_required', 'This endpoint requires a client certificate (mutual TLS).')
-  const raw = await state.get(clientCaKey(principal.tenant))
+  const raw = await state.get(clientCaKey(principalScope(principal)))
   if (raw === undefined) throw new ApiError(403, 'permission_error', 'mtls_not_configured', 'Upload a client CA (POST /v1/mtls/client_ca) before using the mutual-TLS endpoint.')
   const ca = new X509Certificate((JSON.parse(raw.toString()) as ClientCaRecord).certificate)
   const now = Date.now()

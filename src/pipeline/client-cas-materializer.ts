@@ -1,15 +1,15 @@
 import type { Logger } from 'pino'
-import { clientCaKey, type ClientCaRecord } from '../api/mutual-tls.js'
+import { clientCaKey, clientCaScope, type ClientCaRecord } from '../api/mutual-tls.js'
 import type { EventLog } from '../eventlog/event-log.js'
 import type { StateDb } from '../state/state-db.js'
 import { parseJson, TopicMaterializer } from './topic-materializer.js'
 
-/** Every instance's copy of the tenants' client CAs (compacted `client-cas` topic), for the mutual-TLS listener. */
+/** Every instance's copy of the tenants' client CAs per mode (compacted `client-cas` topic), for the mutual-TLS listener. */
 export function clientCasMaterializer (state: StateDb, log: EventLog, topic: string, originId: string, logger: Logger): TopicMaterializer<ClientCaRecord, ClientCaRecord> {
   return new TopicMaterializer<ClientCaRecord, ClientCaRecord>(state, log, topic, `client-cas-${originId}`, logger, {
     decode: parseJson,
     apply: async (r, _record, writes) => {
-      writes.put(clientCaKey(r.tenant_id), Buffer.from(JSON.stringify(r)))
+      writes.put(clientCaKey(clientCaScope(r)), Buffer.from(JSON.stringify(r)))
       return [[r.change_id, r]]
     }
   })

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../app.js'
 import { newId } from '../../ids.js'
+import { principalScope } from '../auth.js'
 import { clientCaKey, type ClientCaRecord } from '../mutual-tls.js'
 import { ApiError, notFound } from '../errors.js'
 import { publishChange } from '../publish.js'
@@ -11,7 +12,7 @@ function caResource (r: ClientCaRecord, serverFingerprint: string | null) {
   return { object: 'client_ca', subject: cert.subject, fingerprint256: cert.fingerprint256, valid_to: cert.validTo, uploaded: Math.floor(r.uploaded_ms / 1000), server_certificate_sha256: serverFingerprint }
 }
 
-/** Upload and read the tenant's client CA for the mutual-TLS endpoint (scope keys:manage). */
+/** Upload and read the tenant's client CA for the mutual-TLS endpoint, per mode like every object (scope keys:manage). */
 export function mtlsRoutes (app: FastifyInstance, core: Core): void {
   const serverFingerprint = () => core.mtlsServerFingerprint ?? null
   app.post<{ Body: { certificate: string } }>('/v1/mtls/client_ca', {
@@ -26,14 +27,14 @@ export function mtlsRoutes (app: FastifyInstance, core: Core): void {
       throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'certificate' is not a PEM X.509 certificate.", 'certificate')
     }
     if (!cert.ca) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'certificate' is not a CA certificate (basicConstraints CA:TRUE).", 'certificate')
-    const record: ClientCaRecord = { tenant_id: p.tenant, certificate: request.body.certificate, uploaded_ms: core.clock(), change_id: newId('chg') }
-    await publishChange(core.log, core.topics.clientCas, core.clientCas, record.change_id, { key: p.tenant, value: Buffer.from(JSON.stringify(record)) })
+    const record: ClientCaRecord = { tenant_id: p.tenant, mode: p.mode, certificate: request.body.certificate, uploaded_ms: core.clock(), change_id: newId('chg') }
+    await publishChange(core.log, core.topics.clientCas, core.clientCas, record.change_id, { key: `${p.tenant}:${p.mode}`, value: Buffer.from(JSON.stringify(record)) })
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'client_ca.uploaded', object_type: 'client_ca', object_id: p.tenant, trace_id: request.id, data: { subject: cert.subject, fingerprint256: cert.fingerprint256 } })
     return caResource(record, serverFingerprint())
   })
 
   app.get('/v1/mtls/client_ca', { config: { scope: 'keys:manage' } }, async request => {
-    const raw = await core.state.get(clientCaKey(request.principal!.tenant))
+    const raw = await core.state.get(clientCaKey(principalScope(request.principal!)))
     if (raw === undefined) throw notFound('client CA', request.principal!.tenant)
     return caResource(JSON.parse(raw.toString()) as ClientCaRecord, serverFingerprint())
   })
