@@ -47,3 +47,27 @@ describe('Idempotency-Key', () => {
     expect([a, b].find(r => r.statusCode === 409)!.json().error.code).toBe('idempotency_key_in_use')
   })
 })
+
+describe('Idempotency-Key records belong to the calling key', () => {
+  it('another key of the same tenant never receives a minted secret, and a replay never repeats one', async () => {
+    const mint = (key: string, idem: string) => app.server.inject({ method: 'POST', url: '/v1/keys', headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem }, payload: { name: 'minted', scopes: ['score:write'] } })
+    const admin = (await app.server.inject({ method: 'POST', url: '/v1/keys', headers: auth(), payload: { name: 'admin-2', scopes: ['keys:manage', 'score:write'] } })).json()
+    const first = await mint(admin.secret, 'mint-1')
+    expect(first.json().secret).toMatch(/^sk_test_/)
+    const replay = await mint(admin.secret, 'mint-1')
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+    expect(replay.json().id).toBe(first.json().id)
+    expect(replay.json().secret).toBeUndefined()
+    expect(replay.json().secret_shown_once).toMatch(/shown once/)
+    expect(replay.body).not.toContain(first.json().secret)
+
+    // The default test key, same tenant, same Idempotency-Key and body: its own request, not the other's answer.
+    const other = await mint('sk_test_contracttestkey0000000001', 'mint-1')
+    expect(other.headers['idempotent-replayed']).toBeUndefined()
+    expect(other.json().id).not.toBe(first.json().id)
+    expect(other.body).not.toContain(first.json().secret)
+    // Revoked: the key that minted it can no longer replay anything.
+    await app.server.inject({ method: 'POST', url: `/v1/keys/${admin.id}/revoke`, headers: auth() })
+    expect((await mint(admin.secret, 'mint-1')).json().error.code).toBe('key_revoked')
+  })
+})

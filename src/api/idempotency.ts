@@ -13,12 +13,26 @@ declare module 'fastify' {
   interface FastifyRequest { idempotency: { key: Buffer, fingerprint: string } | null }
 }
 
+/** What a replay answers instead of a secret the first response carried (keys, webhook signing secrets). */
+export const SECRET_SHOWN_ONCE = 'The secret was shown once, in the first response to this request; it is never repeated.'
+
+/** The stored answer: a top-level `secret` is dropped and said to have been shown once. */
+function replayable (payload: string): string {
+  if (!payload.includes('"secret"')) return payload
+  const body = JSON.parse(payload) as Record<string, unknown>
+  if (!('secret' in body)) return payload
+  const { secret: _shown, ...rest } = body
+  return JSON.stringify({ ...rest, secret_shown_once: SECRET_SHOWN_ONCE })
+}
+
 const fingerprintOf = (request: FastifyRequest) =>
   createHash('sha256').update(`${request.method} ${request.url}\u0000${JSON.stringify(request.body ?? null)}`).digest('hex')
 
 /**
  * Idempotency-Key on every authenticated POST: the first answer (any status below 500) is stored durably
- * before it is sent, keyed by tenant, mode and key, and replayed for 24 h with `Idempotent-Replayed: true`.
+ * before it is sent, keyed by the calling API key and the Idempotency-Key (another key, even of the same
+ * tenant, never sees it), and replayed for 24 h with `Idempotent-Replayed: true`; a replay never repeats a
+ * secret.
  * The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409
  * idempotency_key_in_use. Stored in the serving instance's state.
  */
@@ -32,7 +46,7 @@ export function registerIdempotency (app: FastifyInstance, core: Core): void {
     const value = Array.isArray(header) ? header[0]! : header
     if (value.length === 0 || value.length > 255) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key')
     const p = request.principal
-    const key = stateKey(TAG.idempotency, p.tenant, p.mode, value)
+    const key = stateKey(TAG.idempotency, p.tenant, p.mode, p.key.id, value)
     const fingerprint = fingerprintOf(request)
     const raw = await core.state.get(key)
     const stored = raw === undefined ? undefined : JSON.parse(raw.toString()) as Stored
@@ -55,7 +69,7 @@ export function registerIdempotency (app: FastifyInstance, core: Core): void {
     request.idempotency = null
     inFlight.delete(idem.key.toString('latin1'))
     if (reply.statusCode < 500 && typeof payload === 'string') {
-      const stored: Stored = { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload, trace_id: request.id, created_ms: core.clock() }
+      const stored: Stored = { fingerprint: idem.fingerprint, status: reply.statusCode, body: replayable(payload), trace_id: request.id, created_ms: core.clock() }
       await core.state.committer.commit([{ type: 'put', key: idem.key, value: Buffer.from(JSON.stringify(stored)) }])
     }
     return payload
