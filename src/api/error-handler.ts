@@ -1,5 +1,12 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { newId } from '../ids.js'
+import { NotConfirmed } from '../pipeline/topic-materializer.js'
 import { ApiError, errorBody } from './errors.js'
+
+/** Retry-After (seconds) of a 503 not_confirmed: a control-plane write the log did not confirm in time. */
+export const NOT_CONFIRMED_RETRY_AFTER_S = 5
 
 /** How request bodies are validated everywhere (fastify routes, batch events, gRPC): no coercion, nothing dropped, first error. */
 export const AJV_OPTIONS = { coerceTypes: false, removeAdditional: false, allErrors: false } as const
@@ -34,8 +41,15 @@ export function validationError (errors: AjvError[]): ApiError {
 
 function toApiError (err: FastifyError): ApiError {
   if (err instanceof ApiError) return err
+  if (err instanceof NotConfirmed) {
+    return new ApiError(503, 'api_error', 'not_confirmed', 'The change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key.')
+  }
   if (Array.isArray(err.validation)) return validationError(err.validation as AjvError[])
   switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request URL is not valid (malformed percent-encoding).')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'invalid_request_error', 'url_too_long', 'A path parameter of the request URL is longer than 100 characters.')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(400, 'invalid_request_error', 'invalid_json', `The request body is not valid JSON: ${err.message}`)
@@ -56,7 +70,32 @@ function toApiError (err: FastifyError): ApiError {
 export function errorHandler (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const apiError = toApiError(err)
   if (apiError.statusCode >= 500) request.log.error({ err }, 'request failed')
-  void reply.code(apiError.statusCode).send(errorBody(apiError, request.id))
+  if (apiError.code === 'not_confirmed') void reply.header('retry-after', NOT_CONFIRMED_RETRY_AFTER_S)
+  void reply.code(apiError.statusCode).header('x-trace-id', request.id).send(errorBody(apiError, request.id))
+}
+
+/** Errors fastify's router meets before any route runs (bad percent-encoding, over-long path parameters). */
+export function frameworkErrors (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  errorHandler(err, request, reply)
+}
+
+/**
+ * Errors Node's HTTP parser meets before fastify sees a request (headers over the size limit, malformed
+ * request lines or headers): the same envelope and X-Trace-Id, written on the raw socket, then closed.
+ */
+export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, code, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'headers_too_large', 'The request headers are larger than the limit (16 KiB).']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'The request was not received in time.']
+      : [400, 'malformed_request', 'The request is not valid HTTP/1.1 (malformed request line or headers).']
+  const traceId = newId('trc')
+  const body = JSON.stringify(errorBody(new ApiError(status, 'invalid_request_error', code, message), traceId))
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
 }
 
 export function notFoundHandler (request: FastifyRequest, reply: FastifyReply): void {

@@ -1,4 +1,5 @@
 import type { EventLog } from '../eventlog/event-log.js'
+import { appendConfirmed } from '../pipeline/topic-materializer.js'
 import { newId } from '../ids.js'
 import type { Mode } from '../state/velocity.js'
 
@@ -29,6 +30,6 @@ export class AuditLog {
   async record (input: AuditInput): Promise<void> {
     const at = this.clock()
     const entry: AuditEntry = { id: newId('aud', at), at_ms: at, ...input }
-    await this.log.append(this.topic, [{ key: `${entry.tenant_id}:${entry.object_id}`, value: Buffer.from(JSON.stringify(entry)) }])
+    await appendConfirmed(this.log, this.topic, [{ key: `${entry.tenant_id}:${entry.object_id}`, value: Buffer.from(JSON.stringify(entry)) }])
   }
 }

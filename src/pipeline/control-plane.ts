@@ -8,7 +8,7 @@ import { prefixRange, stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import type { Scope } from '../state/velocity.js'
 import { scanJson } from '../storage/rocks.js'
-import { parseJson, TopicMaterializer } from './topic-materializer.js'
+import { appendConfirmed, parseJson, TopicMaterializer } from './topic-materializer.js'
 
 export interface ActiveRuleset { number: number, ruleset: Ruleset, compiled: CompiledRuleset }
 
@@ -90,7 +90,7 @@ export class ControlPlane {
       const version: RulesetVersion = { tenant_id: scope.tenant, mode: scope.mode, number, ruleset, created_ms: nowMs, actor, change: describe, proposal_id: newId('prp') }
       const outcome = this.view.expect(version.proposal_id)
       outcome.catch(() => {})
-      await this.log.append(this.topic, [{ key: recordKeyOf(version), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(version)) }])
+      await appendConfirmed(this.log, this.topic, [{ key: recordKeyOf(version), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(version)) }])
       if (await outcome) return version
     }
     throw new ChangeRejected('The ruleset changed concurrently too many times; retry the request.')

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import type { ConsumedRecord, EventLog, Subscription } from '../eventlog/event-log.js'
+import type { ConsumedRecord, EventLog, LogRecord, Subscription } from '../eventlog/event-log.js'
 import { stateKey, TAG } from '../state/keys.js'
 import type { StateDb } from '../state/state-db.js'
 import type { WriteOp } from '../storage/rocks.js'
@@ -122,7 +122,7 @@ export class TopicMaterializer<T, R> {
   }
 
   /** Call BEFORE appending the record that carries `id`; resolves with its result once applied here. */
-  expect (id: string, timeoutMs = 30_000): Promise<R> {
+  expect (id: string, timeoutMs = CONFIRM_TIMEOUT_MS): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id)
@@ -152,6 +152,33 @@ export class TopicMaterializer<T, R> {
 
 /** A change was appended but this instance did not see it applied in time (it may still be applied). */
 export class NotConfirmed extends Error {}
+
+/**
+ * How long a request that writes control-plane state waits for the log: the append, then seeing the change
+ * applied here. Past it (a broker outage, say) the request answers 503 not_confirmed instead of hanging.
+ */
+export const CONFIRM_TIMEOUT_MS = 10_000
+
+/**
+ * Appends within `timeoutMs`: a log that fails or does not acknowledge in time (the change may still land
+ * later) is NotConfirmed.
+ */
+export async function appendConfirmed (log: EventLog, topic: string, records: LogRecord[], timeoutMs = CONFIRM_TIMEOUT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new NotConfirmed(`${topic}: the log did not acknowledge within ${timeoutMs} ms`)), timeoutMs)
+  })
+  const appended = log.append(topic, records)
+  appended.catch(() => {})
+  try {
+    await Promise.race([appended, timeout])
+  } catch (err) {
+    if (err instanceof NotConfirmed) throw err
+    throw new NotConfirmed(`${topic}: the log refused the change: ${(err as Error).message}`)
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** JSON record values (control-plane topics). */
 export const parseJson = <T>(value: Buffer): T => JSON.parse(value.toString()) as T
