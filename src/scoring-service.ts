@@ -63,6 +63,30 @@ export class ScoringService {
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
+    return (await this.scoreAll([call]))[0]!
+  }
+
+  /**
+   * Decides the calls in order (each sees the velocity of those before it) and records them all in ONE
+   * durable write: every decision or none. A failure anywhere takes the increments back out of the cache.
+   */
+  async scoreAll (calls: readonly ScoreCall[]): Promise<Decision[]> {
+    const prepared: Prepared[] = []
+    try {
+      for (const call of calls) prepared.push(await this.prepare(call))
+      await this.state.committer.commit(prepared.flatMap(p => p.ops))
+    } catch (err) {
+      for (const p of prepared.slice().reverse()) p.velocity.revert()
+      throw err
+    } finally {
+      for (const p of prepared) p.velocity.release()
+    }
+    for (let i = 0; i < prepared.length; i++) this.onRecorded()
+    return prepared.map(p => p.decision)
+  }
+
+  /** Reads, decides and encodes one call; its velocity increments enter the cache last, once nothing can fail. */
+  private async prepare (call: ScoreCall): Promise<Prepared> {
     const { scope, request, nowMs } = call
     const lookups = new Lookups()
     const overrides = lookups.addAll(subjectKeys(request, (subject, value) => overrideKey(scope, subject, value)))
@@ -88,14 +112,16 @@ export class ScoringService {
         overrides: parseArrays<Override>(found.slice(...overrides)),
         caseGates: parseArrays<CaseGate>(found.slice(...gates))
       }
-      return await this.decideAndRecord(call, velocity, features, active, context)
-    } finally {
+      const { decision, ops } = this.decide(call, features, active, context)
+      return { decision, ops: [...ops, ...velocity.incrementOps()], velocity }
+    } catch (err) {
       velocity.release()
+      throw err
     }
   }
 
-  private async decideAndRecord (call: ScoreCall, velocity: VelocityView, features: Record<string, number>, active: ActiveRuleset,
-    gates: { overrides: Override[], caseGates: CaseGate[] }): Promise<Decision> {
+  private decide (call: ScoreCall, features: Record<string, number>, active: ActiveRuleset,
+    gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, ops: WriteOp[] } {
     const { scope, request, nowMs } = call
     const model = this.views.models.model(scope)
     const evaluation = decide(request, { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
@@ -120,9 +146,9 @@ export class ScoringService {
       origin_seq: seq
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
-    const ops: WriteOp[] = [...decisionRecordOps(record, features.device_known === 1), ...velocity.incrementOps(), ...this.outbox.appendOps(seq, encodeEvent(record))]
-    await this.state.committer.commit(ops)
-    this.onRecorded()
-    return decision
+    return { decision, ops: [...decisionRecordOps(record, features.device_known === 1), ...this.outbox.appendOps(seq, encodeEvent(record))] }
   }
 }
+
+/** A decided call whose writes are not yet durable. */
+interface Prepared { decision: Decision, ops: WriteOp[], velocity: VelocityView }

@@ -5,9 +5,10 @@ import type { ScoringService } from '../scoring-service.js'
 import type { Core } from '../app.js'
 import type { Principal } from './auth.js'
 import { authenticate } from './authenticate.js'
-import { AJV_OPTIONS, errorHandler, notFoundHandler } from './error-handler.js'
+import { AJV_OPTIONS, clientErrorHandler, errorHandler, frameworkErrors, notFoundHandler } from './error-handler.js'
 import { RateLimiter } from './rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
+import { jsonDepthError, plainJsonError } from './input-limits.js'
 import { requireClientCertificate } from './mutual-tls.js'
 import { registerOpenApi } from './openapi.js'
 import { mtlsRoutes } from './routes/mtls.js'
@@ -55,7 +56,9 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('trc'),
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: AJV_OPTIONS }
+    ajv: { customOptions: AJV_OPTIONS },
+    frameworkErrors,
+    clientErrorHandler
   })
   app.decorateRequest('principal', null)
   app.decorateRequest('startedAt', 0)
@@ -63,6 +66,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   app.setNotFoundHandler(notFoundHandler)
   // JSON only: other media types get 415 unsupported_media_type instead of being parsed as text.
   app.removeContentTypeParser('text/plain')
+  registerJsonLimits(app)
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()
@@ -95,4 +99,29 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   mtlsRoutes(app, core)
   signalRoutes(app, core)
   return app
+}
+
+/**
+ * JSON bodies as fastify parses them (secure-json-parse, __proto__ and constructor refused), with two checks
+ * of input-limits.ts: nesting depth on the raw text before parsing, then strings and numbers every store and
+ * encoding can carry. Path and query parameters get the second check too.
+ */
+function registerJsonLimits (app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = raw as string
+    const tooDeep = jsonDepthError(body)
+    if (tooDeep !== undefined) return done(tooDeep, undefined)
+    parseJson(request, body, (err, value) => {
+      const bad = err === null ? plainJsonError(value) : undefined
+      if (bad !== undefined) done(bad, undefined)
+      else if (err !== null) done(err, undefined)
+      else done(null, value)
+    })
+  })
+  app.addHook('preValidation', async request => {
+    const bad = plainJsonError(request.params) ?? plainJsonError(request.query)
+    if (bad !== undefined) throw bad
+  })
 }

@@ -109,14 +109,56 @@ function velocityNeeds (node: unknown, expression: string, out: VelocityNeed[]):
   return out
 }
 
-/** Parses and type-checks an expression; throws RuleSyntaxError naming the position of the problem. */
+/** Brackets open at once, and unary operators in a row, that an expression may hold (checked before parsing). */
+export const EXPRESSION_LIMITS = { nesting: 32, unaryRun: 8 } as const
+
+/**
+ * Refuses what would make the parser or type checker recurse without bound, before either runs: brackets
+ * nested deeper than EXPRESSION_LIMITS.nesting, or more unary operators (! and -) in a row than unaryRun.
+ */
+function complexityError (expression: string): RuleSyntaxError | undefined {
+  let depth = 0
+  let unary = 0
+  let quote: string | undefined
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i]!
+    if (quote !== undefined) {
+      if (c === '\\') i++
+      else if (c === quote) quote = undefined
+      continue
+    }
+    if (c === '"' || c === "'") { quote = c; unary = 0; continue }
+    if (c === '(' || c === '[' || c === '{') {
+      if (++depth > EXPRESSION_LIMITS.nesting) return new RuleSyntaxError(`brackets nest more than ${EXPRESSION_LIMITS.nesting} levels deep`, positionOf(expression, i))
+    } else if (c === ')' || c === ']' || c === '}') {
+      depth--
+    }
+    if (c === '!' && expression[i + 1] !== '=') {
+      if (++unary > EXPRESSION_LIMITS.unaryRun) return new RuleSyntaxError(`more than ${EXPRESSION_LIMITS.unaryRun} unary operators in a row`, positionOf(expression, i))
+    } else if (c === '-') {
+      if (++unary > EXPRESSION_LIMITS.unaryRun) return new RuleSyntaxError(`more than ${EXPRESSION_LIMITS.unaryRun} unary operators in a row`, positionOf(expression, i))
+    } else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r' && c !== '(') {
+      unary = 0
+    }
+  }
+  return undefined
+}
+
+/**
+ * Parses and type-checks an expression; throws RuleSyntaxError naming the position of the problem. Any other
+ * failure of the parser or checker (one this project has not met) is a RuleSyntaxError at the start too.
+ */
 export function compileRule (expression: string): CompiledRule {
+  const tooComplex = complexityError(expression)
+  if (tooComplex !== undefined) throw tooComplex
   let program: ((context: object) => unknown) & { ast: unknown }
+  let needs: VelocityNeed[]
   try {
     program = environment.parse(expression) as typeof program
     const checked = environment.check(expression) as { valid: boolean, type?: string, error?: Error }
     if (!checked.valid) throw checked.error!
     if (checked.type !== 'bool' && checked.type !== 'dyn') throw new RuleSyntaxError(`a rule expression must be a bool, this one is ${checked.type ?? 'unknown'}`, positionOf(expression, 0))
+    needs = velocityNeeds(program.ast, expression, [])
   } catch (err) {
     if (err instanceof RuleSyntaxError) throw err
     if (err instanceof ParseError || err instanceof CelTypeError) {
@@ -124,9 +166,8 @@ export function compileRule (expression: string): CompiledRule {
       const summary = (err as unknown as { summary?: string }).summary ?? err.message
       throw new RuleSyntaxError(summary, positionOf(expression, range?.start ?? 0))
     }
-    throw err
+    throw new RuleSyntaxError(`the expression could not be compiled (${(err as Error).message})`, positionOf(expression, 0))
   }
-  const needs = velocityNeeds(program.ast, expression, [])
   return {
     expression,
     needs,

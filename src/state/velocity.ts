@@ -157,7 +157,9 @@ export class VelocityView {
     return this.entries.get(id(linkKey(this.scope, dimension, value, of)))?.links?.get(other)
   }
 
-  /** Adds this event (in the cache, now) and returns the puts for the caller's batch. */
+  private undo: Array<() => void> = []
+
+  /** Adds this event (in the cache, now) and returns the puts for the caller's batch; revert() takes it back. */
   incrementOps (): WriteOp[] {
     const ops: WriteOp[] = []
     const amount = this.request.amount ?? 0
@@ -168,16 +170,25 @@ export class VelocityView {
         const chunk = chunkOf(unit, res)
         const e = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!
         const slot = (unit - chunk * SLOTS[res]) * FIELDS
-        e.counters![slot]! += 1
-        e.counters![slot + 1]! += amount
-        e.counters![slot + 2]! += amount * amount
-        ops.push({ type: 'put', key: e.key, value: Buffer.from(e.counters!.buffer.slice(0)), column })
+        const counters = e.counters!
+        counters[slot]! += 1
+        counters[slot + 1]! += amount
+        counters[slot + 2]! += amount * amount
+        this.undo.push(() => { counters[slot]! -= 1; counters[slot + 1]! -= amount; counters[slot + 2]! -= amount * amount })
+        ops.push({ type: 'put', key: e.key, value: Buffer.from(counters.buffer.slice(0)), column })
       }
     }
     for (const [dim, value, of, other] of this.plan.pairs) {
       const e = this.entries.get(id(linkKey(this.scope, dim, value, of)))!
       const links = e.links!
-      links.set(other, Math.max(links.get(other) ?? 0, this.eventTimeMs))
+      const before = links.get(other)
+      const seen = Math.max(before ?? 0, this.eventTimeMs)
+      links.set(other, seen)
+      this.undo.push(() => {
+        if (links.get(other) !== seen) return // a later event saw the pair since: keep its time
+        if (before === undefined) links.delete(other)
+        else links.set(other, before)
+      })
       if (links.size > LINKS_KEPT) {
         let oldest: string | undefined
         for (const [k, t] of links) if (oldest === undefined || t < links.get(oldest)!) oldest = k
@@ -186,6 +197,14 @@ export class VelocityView {
       ops.push({ type: 'put', key: e.key, value: Buffer.from(JSON.stringify(Object.fromEntries(links))), column })
     }
     return ops
+  }
+
+  /**
+   * Takes this event's increments back out of the cache: the batch that held them failed and was not
+   * written. Subtracts rather than restores, so other events' increments made since are kept.
+   */
+  revert (): void {
+    for (const fn of this.undo.splice(0).reverse()) fn()
   }
 
   /** Call once the batch holding incrementOps() is durable (or abandoned). */

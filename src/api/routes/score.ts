@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify'
 import { newId } from '../../ids.js'
 import { AJV_OPTIONS, validationError } from '../error-handler.js'
 import { ApiError } from '../errors.js'
+import { eventSizeError, freeFormError, plainJsonError } from '../input-limits.js'
 import type { ScoreRequest } from '../../decision/types.js'
-import type { ScoringService } from '../../scoring-service.js'
+import type { ScoreCall, ScoringService } from '../../scoring-service.js'
 import { errorSchema } from '../errors.js'
 import { decisionSchema, NAMED_FIELDS, scoreRequestSchema } from '../score-schema.js'
 
@@ -32,9 +33,14 @@ const validateEvent = (() => {
   return ajv.compile(scoreRequestSchema)
 })()
 
-/** The validation error of a score request body, or undefined when it is valid. */
+/**
+ * The validation error of a score request that did not come through POST /v1/score's own checks (batch
+ * events, gRPC), or undefined when it is valid: the schema, then input-limits.ts (strings, numbers, the
+ * free-form parts, the size).
+ */
 export function scoreRequestError (body: unknown): ApiError | undefined {
-  return validateEvent(body) ? undefined : validationError(validateEvent.errors as never)
+  if (!validateEvent(body)) return validationError(validateEvent.errors as never)
+  return plainJsonError(body) ?? freeFormError(body as unknown as Record<string, unknown>, NAMED_FIELDS) ?? eventSizeError(body, undefined)
 }
 
 /** Event times may lie in the past (replays) but not more than this ahead of the server clock. */
@@ -58,6 +64,8 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
     }
   }, async request => {
     const principal = request.principal!
+    const invalid = freeFormError(request.body as Record<string, unknown>, NAMED_FIELDS)
+    if (invalid !== undefined) throw invalid
     const scoreRequest = toScoreRequest(request.body as Record<string, unknown>)
     return service.score({
       scope: principalScope(principal),
@@ -69,10 +77,17 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
   })
 }
 
+/** A batch event's error as the batch answers it, its param prefixed with the event's place. */
+function eventError (e: ApiError, i: number) {
+  const param = e.param === undefined ? `events.${i}` : e.param.startsWith('events.') ? e.param : `events.${i}.${e.param}`
+  return { error: { type: e.type, code: e.code, message: e.message, param } }
+}
+
 /**
  * POST /v1/score/batch {events: [...]}: up to 500 score requests, answered as {object: "list", data} in the same
  * order; each item is a decision, or {error: {type, code, message, param}} for an event that failed validation
- * (param prefixed "events.<index>."). Valid events are decided and recorded even when others fail.
+ * (param prefixed "events.<index>."). Every event is validated before any is decided; the valid ones are then
+ * decided in order and recorded in ONE durable write, so a batch that fails is recorded not at all.
  */
 export function batchRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
   app.post<{ Body: { events: unknown[] } }>('/v1/score/batch', {
@@ -83,24 +98,26 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
     const { events } = request.body
     if (events.length > BATCH_MAX) throw new ApiError(400, 'invalid_request_error', 'batch_too_large', `A batch holds at most ${BATCH_MAX} events; got ${events.length}.`, 'events')
     if (events.length === 0) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'A batch needs at least one event.', 'events')
-    const p = request.principal!
+    const scope = principalScope(request.principal!)
     const nowMs = clock()
-    const data = await Promise.all(events.map(async (event, i) => {
-      const e = scoreRequestError(event)
-      if (e !== undefined) {
-        const param = e.param === undefined ? `events.${i}` : `events.${i}.${e.param}`
-        return { error: { type: e.type, code: e.code, message: e.message, param } }
-      }
-      const scoreRequest = toScoreRequest(event as unknown as Record<string, unknown>)
-      let at: number
+    const data: unknown[] = []
+    const calls: ScoreCall[] = []
+    const places: number[] = []
+    events.forEach((event, i) => {
       try {
-        at = eventTimeMs(scoreRequest, nowMs, `events.${i}.event_time`)
+        const invalid = scoreRequestError(event)
+        if (invalid !== undefined) throw invalid
+        const scoreRequest = toScoreRequest(event as Record<string, unknown>)
+        const at = eventTimeMs(scoreRequest, nowMs, `events.${i}.event_time`)
+        calls.push({ scope, traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt })
+        places.push(i)
       } catch (err) {
-        const e = err as ApiError
-        return { error: { type: e.type, code: e.code, message: e.message, param: e.param } }
+        if (!(err instanceof ApiError)) throw err
+        data[i] = eventError(err, i)
       }
-      return service.score({ scope: principalScope(p), traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt })
-    }))
+    })
+    const decisions = await service.scoreAll(calls)
+    decisions.forEach((d, k) => { data[places[k]!] = d })
     return { object: 'list', url: '/v1/score/batch', data }
   })
 }
