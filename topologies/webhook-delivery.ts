@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseEvent } from '../src/records/service-event.js'
 import { TopicMaterializer } from '../src/pipeline/topic-materializer.js'
 import { scanEndpoints } from '../src/state/webhooks.js'
-import { dueKey, ownedKey } from '../src/webhooks/delivery-store.js'
+import { ownedKey, saveOps } from '../src/webhooks/delivery-store.js'
 import { Dispatcher } from '../src/webhooks/dispatcher.js'
 import { httpSender } from '../src/webhooks/http-sender.js'
 import { deliveryIdFor, REPLAY_HEADERS, type Delivery } from '../src/webhooks/types.js'
@@ -38,8 +38,11 @@ export const webhookDelivery: Topology = {
             id, tenant_id: tenant, mode: scope.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, payload: raw,
             status: 'pending', attempts: [], next_attempt_ms: now, created_ms: now, replay_of: record.headers[REPLAY_HEADERS.of] ?? null, version: 1
           }
-          writes.put(ownedKey(id), Buffer.from(JSON.stringify(delivery)))
-          writes.put(dueKey(now, id), Buffer.alloc(0))
+          // The state and its due entry come from the one function the dispatcher records attempts with.
+          for (const op of saveOps(delivery, undefined)) {
+            if (op.type === 'put') writes.put(op.key, op.value)
+            else writes.del(op.key)
+          }
         }
         return []
       }

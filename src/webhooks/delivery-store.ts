@@ -22,11 +22,31 @@ export async function getOwned (state: StateDb, id: string): Promise<Delivery | 
   return raw === undefined ? undefined : JSON.parse(raw.toString()) as Delivery
 }
 
-/** Ids of deliveries due at or before `nowMs`, earliest first. */
-export async function dueIds (state: StateDb, nowMs: number, limit: number): Promise<string[]> {
+/** An entry of the due index: a delivery and the attempt time the entry was written for. */
+export interface DueEntry { id: string, dueMs: number }
+
+/**
+ * Entries of the due index at or before `nowMs`, earliest first. The scan spans several turns of the event loop
+ * and reads the index as it was when it started: an entry may be stale by the time this resolves (its delivery
+ * was attempted and moved on meanwhile). `isCurrentEntry` tells whether one still is the delivery's next attempt.
+ */
+export async function dueEntries (state: StateDb, nowMs: number, limit: number): Promise<DueEntry[]> {
   const gte = stateKey(TAG.deliveryDue, '')
   const lt = stateKey(TAG.deliveryDue, String(nowMs + 1).padStart(15, '0'))
-  const ids: string[] = []
-  for await (const [key] of scan(state.db, gte, lt, { limit })) ids.push(key.toString().split('\u0000')[2]!)
-  return ids
+  const entries: DueEntry[] = []
+  for await (const [key] of scan(state.db, gte, lt, { limit })) {
+    const [, at, id] = key.toString().split('\u0000')
+    entries.push({ id: id!, dueMs: Number(at) })
+  }
+  return entries
 }
+
+/**
+ * Whether a due entry is the one the delivery's current state (as its latest attempt recorded it) asks for:
+ * the delivery is pending and next attempted at the entry's time. Any other entry is stale.
+ */
+export const isCurrentEntry = (d: Delivery | undefined, entry: DueEntry): d is Delivery & { next_attempt_ms: number } =>
+  d !== undefined && d.status === 'pending' && d.next_attempt_ms === entry.dueMs
+
+/** Removes a stale due entry (never the current one: see isCurrentEntry). */
+export const dropEntryOps = (entry: DueEntry): WriteOp[] => [{ type: 'del', key: dueKey(entry.dueMs, entry.id) }]

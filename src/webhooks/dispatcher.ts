@@ -5,7 +5,7 @@ import { newId } from '../ids.js'
 import type { StateDb } from '../state/state-db.js'
 import { getEndpoint } from '../state/webhooks.js'
 import { nextAttemptAt } from './backoff.js'
-import { dueIds, getOwned, saveOps } from './delivery-store.js'
+import { dropEntryOps, dueEntries, getOwned, isCurrentEntry, saveOps, type DueEntry } from './delivery-store.js'
 import type { WebhookSender } from './http-sender.js'
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js'
 import type { Delivery, DeliveryAttempt, WebhookEndpoint, WebhookRecord } from './types.js'
@@ -65,10 +65,13 @@ export class Dispatcher {
     try {
       const room = this.concurrency - this.inFlight.size
       if (room <= 0) return
-      for (const id of await dueIds(this.deps.state, this.deps.clock(), room + this.inFlight.size)) {
+      // The listing reflects the index when the scan started: an attempt that finished during the scan has
+      // left `inFlight` with its old entry still listed here. attempt() re-reads the delivery before sending.
+      for (const entry of await dueEntries(this.deps.state, this.deps.clock(), room + this.inFlight.size)) {
+        const id = entry.id
         if (this.inFlight.has(id) || this.inFlight.size >= this.concurrency) continue
         this.inFlight.add(id)
-        this.attempt(id).catch(err => this.deps.logger.error({ err, delivery: id }, 'webhook attempt failed to record')).finally(() => this.inFlight.delete(id))
+        this.attempt(entry).catch(err => this.deps.logger.error({ err, delivery: id }, 'webhook attempt failed to record')).finally(() => this.inFlight.delete(id))
       }
     } catch (err) {
       this.deps.logger.error({ err }, 'webhook dispatcher tick failed')
@@ -77,13 +80,21 @@ export class Dispatcher {
     }
   }
 
-  private async attempt (id: string): Promise<void> {
+  /**
+   * Attempts the delivery of a due entry, if that entry still is the one its current state (latest attempt)
+   * recorded and its time has come; a stale entry (read before the delivery moved on) is dropped instead.
+   */
+  private async attempt (entry: DueEntry): Promise<void> {
     const { state, clock } = this.deps
-    const d = await getOwned(state, id)
-    if (d === undefined || d.status !== 'pending') return
+    const d = await getOwned(state, entry.id)
+    if (!isCurrentEntry(d, entry)) {
+      await state.committer.commit(dropEntryOps(entry))
+      return
+    }
+    const now = clock()
+    if (d.next_attempt_ms > now) return
     const scope = { tenant: d.tenant_id, mode: d.mode }
     const endpoint = await getEndpoint(state, scope, d.endpoint_id)
-    const now = clock()
     let next: Delivery
     if (endpoint === undefined || endpoint.status === 'disabled') {
       const reason = endpoint === undefined ? 'endpoint deleted' : `endpoint disabled${endpoint.disabled_reason === null ? '' : ` (${endpoint.disabled_reason})`}`
