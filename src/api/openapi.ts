@@ -1,19 +1,215 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import { errorSchema, type ErrorType } from './errors.js'
+
+/** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
+interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }
+
+const FACTS = 'x-fds-route'
+
+/**
+ * The error responses of the API, one per status, each the error envelope of errors.ts with the `type` that
+ * status carries. Where an operation can answer them is decided in `errorStatuses`.
+ */
+const ERRORS: Record<string, { name: string, type: ErrorType, description: string }> = {
+  400: { name: 'InvalidRequest', type: 'invalid_request_error', description: 'Invalid request: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, batch_too_large, invalid_request; invalid_url and malformed_request for a request that is not valid HTTP.' },
+  401: { name: 'Unauthenticated', type: 'authentication_error', description: 'No valid API key: missing_key, invalid_key, key_revoked, key_expired; on the mutual-TLS listener client_certificate_required, client_certificate_invalid.' },
+  403: { name: 'Forbidden', type: 'permission_error', description: 'The key may not do this: insufficient_scope, live_key_required; on the mutual-TLS listener mtls_not_configured.' },
+  404: { name: 'NotFound', type: 'invalid_request_error', description: 'resource_missing: no such object (or no such object named in the body, e.g. trace_id).' },
+  408: { name: 'RequestTimeout', type: 'invalid_request_error', description: 'request_timeout: the request was not received in time.' },
+  409: { name: 'Conflict', type: 'invalid_request_error', description: 'idempotency_key_in_use (a request with this Idempotency-Key is still running), or the change conflicts with the current state: conflict, resource_exists, resource_in_use, key_not_rotatable, endpoint_disabled, case_closed, invalid_transition.' },
+  413: { name: 'PayloadTooLarge', type: 'invalid_request_error', description: 'body_too_large: the request body is larger than the limit of this endpoint.' },
+  414: { name: 'UriTooLong', type: 'invalid_request_error', description: 'url_too_long: a path parameter is longer than 100 characters.' },
+  415: { name: 'UnsupportedMediaType', type: 'invalid_request_error', description: 'unsupported_media_type: send the request body as application/json.' },
+  422: { name: 'IdempotencyKeyMismatch', type: 'invalid_request_error', description: 'idempotency_key_mismatch: this Idempotency-Key was used with other parameters.' },
+  429: { name: 'RateLimited', type: 'rate_limit_error', description: 'rate_limited: too many requests for this API key; retry after Retry-After seconds.' },
+  431: { name: 'HeadersTooLarge', type: 'invalid_request_error', description: 'headers_too_large: the request headers are larger than the limit (16 KiB).' },
+  500: { name: 'InternalError', type: 'api_error', description: 'internal_error: the request was not recorded; retry with the same Idempotency-Key.' },
+  503: { name: 'NotConfirmed', type: 'api_error', description: 'not_confirmed: the change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key after Retry-After seconds.' }
+}
+
+/** Responses an operation gives that its route facts do not show (a 404 for an id named in the body, or for the one object of a tenant). */
+const EXTRA_STATUSES: Record<string, number[]> = {
+  'post /v1/cases': [404],
+  'get /v1/mtls/client_ca': [404]
+}
+
+/** Scopes of authenticated non-GET routes that change no control-plane state (no publishChange, no ruleset proposal). */
+const NO_CONTROL_PLANE_WRITE = new Set(['score:write', 'rules:read'])
+
+/**
+ * The error statuses of one operation. Every request can be malformed HTTP (400), too slow (408) or carry
+ * too many header bytes (431), and any may fail (500). Parameters and bodies are validated (400); a path
+ * parameter may name nothing (404) or be too long (414). Authenticated routes check the key (401), its
+ * scope (403) and its rate (429). An authenticated POST takes an Idempotency-Key (400 invalid, 409 in use,
+ * 422 mismatch); every POST body goes through the JSON parser and the body limit (413, 415) whether the
+ * route reads a body or not; writes may conflict with the current state (409), and control-plane writes may
+ * not be confirmed in time (503).
+ */
+function errorStatuses (f: RouteFacts, key: string): number[] {
+  const s = new Set<number>([400, 408, 431, 500, ...(EXTRA_STATUSES[key] ?? [])])
+  const post = f.method === 'post'
+  if (f.path) s.add(404).add(414)
+  if (f.authenticated) {
+    s.add(401).add(403).add(429)
+    if (post) s.add(409).add(422)
+    if (f.method !== 'get') s.add(409)
+    if (f.method !== 'get' && !NO_CONTROL_PLANE_WRITE.has(f.scope ?? '')) s.add(503)
+  }
+  if (f.body || post) s.add(413).add(415)
+  return [...s].sort((a, b) => a - b)
+}
+
+const traceHeader = { description: 'The request\u2019s trace id (as in the body\u2019s trace_id).', required: true, schema: { type: 'string' } }
+const retryAfter = (description: string) => ({ description, required: true, schema: { type: 'integer', minimum: 1 } })
+const rateHeaders = {
+  'X-RateLimit-Limit': { description: 'Sustained requests per second of this key.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the key\u2019s bucket.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } }
+}
+const replayedHeader = {
+  'Idempotent-Replayed': { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } }
+}
+
+function errorResponse (status: string) {
+  const e = ERRORS[status]!
+  return {
+    description: e.description,
+    headers: {
+      'X-Trace-Id': traceHeader,
+      ...(status === '429' ? { 'Retry-After': retryAfter('Seconds until the key may send again.') } : {}),
+      ...(status === '503' ? { 'Retry-After': retryAfter('Seconds to wait before reading the change back or retrying.') } : {})
+    },
+    content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { properties: { type: { const: e.type } } } } }] } } }
+  }
+}
+
+/**
+ * Strings the service accepts anywhere in a body, a path or a query (input-limits.ts, applied to every route
+ * by server.ts): no NUL character, which separates the parts of a state key. Added to every request string
+ * schema that does not already exclude it with a pattern, format or enum.
+ */
+const NO_NUL = '^[^\\u0000]*$'
+
+/** A free-form JSON value (geo, metadata, a score request's own keys, a batch's events) as the service takes it. */
+const plainJson = {
+  description: 'Any JSON value whose strings and keys hold no NUL character.',
+  type: ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'],
+  pattern: NO_NUL,
+  items: { $ref: '#/components/schemas/PlainJson' },
+  propertyNames: { pattern: NO_NUL },
+  additionalProperties: { $ref: '#/components/schemas/PlainJson' }
+}
+
+type Schema = Record<string, unknown>
+
+function types (s: Schema): string[] {
+  return Array.isArray(s.type) ? s.type as string[] : typeof s.type === 'string' ? [s.type] : []
+}
+
+/** Adds the no-NUL rule to a request schema, in place: strings get the pattern, free-form values PlainJson. */
+function requestStrings (s: unknown): void {
+  if (s === null || typeof s !== 'object' || Array.isArray(s)) return
+  const schema = s as Schema
+  if (schema.$ref !== undefined) return
+  const t = types(schema)
+  if (t.includes('string') && schema.pattern === undefined && schema.format === undefined && schema.enum === undefined && schema.const === undefined &&
+      schema.anyOf === undefined && schema.oneOf === undefined && schema.allOf === undefined) {
+    schema.pattern = NO_NUL
+  }
+  if (t.includes('object')) {
+    const properties = (schema.properties ?? {}) as Record<string, unknown>
+    for (const p of Object.values(properties)) requestStrings(p)
+    if (schema.additionalProperties === undefined || schema.additionalProperties === true) {
+      schema.additionalProperties = { $ref: '#/components/schemas/PlainJson' }
+      schema.propertyNames ??= { pattern: NO_NUL }
+    } else {
+      requestStrings(schema.additionalProperties)
+    }
+  }
+  if (t.includes('array')) {
+    if (schema.items === undefined) schema.items = { $ref: '#/components/schemas/PlainJson' }
+    else requestStrings(schema.items)
+  }
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(schema[k])) for (const sub of schema[k] as unknown[]) requestStrings(sub)
+  }
+}
+
+interface Operation {
+  [FACTS]?: RouteFacts
+  parameters?: Array<{ in?: string, schema?: unknown }>
+  requestBody?: { content?: Record<string, { schema?: unknown }> }
+  responses?: Record<string, { description?: string, content?: unknown, headers?: Record<string, unknown> }>
+  security?: unknown
+}
+
+/**
+ * Completes every operation from the facts `transform` left on it: its error responses (by reference to
+ * components.responses), its success headers, bearer security (none for public routes), the Idempotency-Key
+ * header of authenticated POSTs, and the no-NUL rule on request strings.
+ */
+function completeDocument (generated: { paths?: Record<string, Record<string, Operation>>, components?: Record<string, Record<string, unknown>> }) {
+  // A copy: the generated schemas may be the routes' own objects, which must stay as they are.
+  const doc = structuredClone(generated)
+  const components = (doc.components ??= {})
+  const responses = (components.responses ??= {})
+  for (const status of Object.keys(ERRORS)) responses[ERRORS[status]!.name] = errorResponse(status)
+  components.schemas = { ...components.schemas, Error: { description: 'The error envelope of every error response.', ...errorSchema, required: ['error'] }, PlainJson: plainJson }
+  for (const [url, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
+      const facts = op[FACTS]
+      if (facts === undefined) continue
+      delete op[FACTS]
+      const all = (op.responses ??= {})
+      // Every success is a JSON object; routes without a response schema get that much documented.
+      for (const [status, r] of Object.entries(all)) {
+        if (!status.startsWith('2')) continue
+        r.content ??= { 'application/json': { schema: { type: 'object' } } }
+        r.headers = { 'X-Trace-Id': traceHeader, ...(facts.authenticated ? rateHeaders : {}), ...(facts.authenticated && facts.method === 'post' ? replayedHeader : {}), ...r.headers }
+      }
+      for (const status of errorStatuses(facts, `${method} ${url}`)) all[String(status)] = { $ref: `#/components/responses/${ERRORS[String(status)]!.name}` } as never
+      op.security = facts.authenticated ? [{ apiKey: [] }] : []
+      for (const p of op.parameters ?? []) if (p.in === 'path' || p.in === 'query') requestStrings(p.schema)
+      for (const media of Object.values(op.requestBody?.content ?? {})) requestStrings(media.schema)
+      if (facts.authenticated && facts.method === 'post') {
+        (op.parameters ??= []).push({
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Makes the POST safe to retry: the first answer (below 500) is replayed for 24 h with Idempotent-Replayed: true. The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409 idempotency_key_in_use.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 }
+        } as never)
+      }
+    }
+  }
+  return doc
+}
+
+function routeFacts (route: RouteOptions, url: string): RouteFacts {
+  const method = (Array.isArray(route.method) ? route.method[0]! : route.method).toLowerCase()
+  const schema = route.schema ?? {}
+  const scope = route.config?.scope
+  return { method, authenticated: scope !== undefined, scope: scope ?? null, body: schema.body !== undefined, query: schema.querystring !== undefined, path: /[:*]/.test(url) }
+}
 
 /**
  * OpenAPI 3.1, generated from the route schemas by @fastify/swagger: GET /v1/openapi.json, and a docs page
- * (Swagger UI, served from the package, no network) at /v1/docs.
+ * (Swagger UI, served from the package, no network) at /v1/docs. The error responses (the envelope of
+ * errors.ts), bearer security and the Idempotency-Key header are added here for every route, from its
+ * method, its schema and its `config.scope`, so route files declare only their own request and success shapes.
  */
 export async function registerOpenApi (app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Fraud decision service', version: '1.0.0', description: 'Inline fraud decisions, rules, cases, webhooks. Errors use {"error": {type, code, message, param?, trace_id}}.' },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_live_... or sk_test_...' } } },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_... or sk_test_...' } } },
       security: [{ apiKey: [] }]
-    }
+    },
+    transform: ({ schema, url, route }) => ({ url, schema: { ...schema, [FACTS]: routeFacts(route, url) } as typeof schema }),
+    transformObject: doc => completeDocument(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as never) as never
   })
   await app.register(swaggerUi, { routePrefix: '/v1/docs' })
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger())
