@@ -30,6 +30,8 @@ import { KafkaEventLog } from './eventlog/kafka.js'
 import { ControlPlane } from './pipeline/control-plane.js'
 import { DecisionMaterializer } from './pipeline/materializer.js'
 import { OutboxRelay } from './pipeline/relay.js'
+import { PipelineHealth } from './pipeline/health.js'
+import { DeadLetteringLog } from './eventlog/dead-letters.js'
 import { ScoringService } from './scoring-service.js'
 import { TOPOLOGIES } from '../topologies/registry.js'
 import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from './serde/decision-codec.js'
@@ -50,6 +52,7 @@ export interface App extends Core {
   /** Port of the gRPC service, when enabled. */
   grpcPort: number | undefined
   relay: OutboxRelay
+  outbox: Outbox
   materializer: DecisionMaterializer
   decisionsTopic: string
   /** Address the server listens on, when started with listen. */
@@ -86,7 +89,10 @@ export interface Core {
   clock: () => number
   state: StateDb
   identity: Identity
+  /** The event log as every consumer and producer of this process uses it (failed records dead-lettered). */
   log: EventLog
+  /** What is failing in this process's pipeline, and what it dead-lettered. */
+  health: PipelineHealth
   topics: TopicNames
   codec: DecisionCodec
   controlPlane: ControlPlane
@@ -118,8 +124,9 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   mkdirSync(config.dataDir, { recursive: true })
   const state = await openStateDb(path.join(config.dataDir, 'state'))
   const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
-  const log = await openEventLog(config, logger)
   const topics = topicNames(config)
+  const health = new PipelineHealth()
+  const log = new DeadLetteringLog(await openEventLog(config, logger), topics.deadLetters, health, logger)
   await ensureServiceTopics(log, config)
   const codec = options.codec ?? decisionCodec(config)
   const origin = identity.originId
@@ -143,7 +150,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   await controlPlane.start()
   for (const v of views) await v.start()
   const core: Core = {
-    config, logger, clock, state, identity, log, topics, codec, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
+    config, logger, clock, state, identity, log, topics, codec, health, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
@@ -167,12 +174,15 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const { state, log, topics, codec, identity, controlPlane, velocity } = core
   const decisionsTopic = topics.decisions
   const outbox = await Outbox.open(state)
+  const brokerLimit = await log.maxAppendBytes?.(decisionsTopic)
   const relay = new OutboxRelay(state, outbox, log, codec, {
     topic: decisionsTopic,
+    deadLetterTopic: topics.deadLetters,
     originId: identity.originId,
     lingerMs: config.relayLingerMs,
-    maxBatch: config.relayMaxBatch
-  }, logger)
+    maxBatch: config.relayMaxBatch,
+    maxBatchBytes: Math.min(config.relayMaxBatchBytes, brokerLimit === undefined ? Infinity : Math.floor(brokerLimit * 0.9))
+  }, core.health, logger)
   const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
   const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
   relay.start()
@@ -186,7 +196,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     core,
     service,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
-    health: () => ({ transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
+    health: () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
   }
   const server = await buildServer(deps)
   let address: string | undefined
@@ -205,7 +215,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, materializer, decisionsTopic, address,
+    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
         await server.close()

@@ -13,6 +13,8 @@ export interface Config {
   logLevel: string
   relayLingerMs: number
   relayMaxBatch: number
+  /** Bytes of one relay append at most; on Kafka also at most 90 % of the decisions topic's max.message.bytes. */
+  relayMaxBatchBytes: number
   /** Extra API keys registered for the default tenant at start (sk_test_/sk_live_ secrets), for ops and tests. */
   bootstrapKeys: string[]
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
@@ -61,6 +63,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
+    relayMaxBatchBytes: int(env, 'RELAY_MAX_BATCH_BYTES', 900_000, 1024, 64 * 1024 * 1024),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),
     grpcPort: env.GRPC_PORT === '' ? undefined : int(env, 'GRPC_PORT', 50051, 0, 65535),
     mtlsPort: env.MTLS_PORT === undefined || env.MTLS_PORT === '' ? undefined : int(env, 'MTLS_PORT', 0, 0, 65535),

@@ -39,12 +39,18 @@ async function main (): Promise<void> {
   onShutdown(logger, () => app.close())
 }
 
+/** SIGTERM/SIGINT: stop accepting, finish in-flight requests, publish what the relay can, and exit within this. */
+const SHUTDOWN_DEADLINE_MS = 9_000
+
 function onShutdown (logger: pino.Logger, stop: () => Promise<void>): void {
   let stopping = false
   const handler = (signal: string) => {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down')
+    // Whatever is still running then (a broker that does not answer, say) is abandoned: every decision
+    // answered is already durable in local state, and unpublished ones stay in the outbox.
+    setTimeout(() => { logger.warn({ deadline_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown deadline reached; exiting'); process.exit(1) }, SHUTDOWN_DEADLINE_MS).unref()
     stop().then(() => process.exit(0), err => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
   }
   process.on('SIGTERM', handler)

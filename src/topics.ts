@@ -21,7 +21,9 @@ export function topicNames (config: Pick<Config, 'topicPrefix'>) {
     billing: `${p}billing`,
     clientCas: `${p}client-cas`,
     signals: `${p}signals`,
-    models: `${p}models`
+    models: `${p}models`,
+    /** Records no consumer (or the outbox relay) could process, with source and reason in their headers. */
+    deadLetters: `${p}dead-letters`
   }
 }
 export type TopicNames = ReturnType<typeof topicNames>
@@ -45,6 +47,7 @@ export async function ensureServiceTopics (log: EventLog, config: Pick<Config, '
     { name: t.billing, partitions: 6 },
     { name: t.clientCas, partitions: 1, compacted: true },
     { name: t.signals, partitions: 3, compacted: true },
-    { name: t.models, partitions: 3 }
+    { name: t.models, partitions: 3 },
+    { name: t.deadLetters, partitions: 3 }
   ])
 }

@@ -43,10 +43,28 @@ export interface SubscribeOptions {
    * idempotent (materializers checkpoint offsets in their own write batch and skip what they have seen).
    */
   onBatch(records: ConsumedRecord[]): Promise<void>
+  /**
+   * Called after a record that could not be processed was dead-lettered (dead-letters.ts) and the group moved
+   * past it, so a handler keeping its own checkpoint can move it too.
+   */
+  onDeadLettered?(record: ConsumedRecord): Promise<void>
 }
 
 export interface Subscription {
   close(): Promise<void>
+}
+
+/**
+ * The log refused these records for what they are (too large for the topic, malformed), not because it is
+ * unavailable: appending them again will fail again.
+ */
+export class RecordRejected extends Error {}
+
+/** The log could not be reached or did not acknowledge (an outage): the same append may succeed later. */
+export class LogUnavailable extends Error {
+  constructor (readonly topic: string, cause: unknown) {
+    super(`${topic}: ${(cause as Error)?.message ?? String(cause)}`, { cause })
+  }
 }
 
 export interface EventLog {
@@ -57,5 +75,7 @@ export interface EventLog {
   subscribe(options: SubscribeOptions): Promise<Subscription>
   /** Per partition, the offset the next appended record will get (records so far: 0 .. end-1). */
   endOffsets(topic: string): Promise<number[]>
+  /** The most bytes one append to `topic` may carry, when the log has such a limit (Kafka's max.message.bytes). */
+  maxAppendBytes?(topic: string): Promise<number | undefined>
   close(): Promise<void>
 }

@@ -56,13 +56,8 @@ export class DecisionMaterializer {
     try {
       for (const r of records) {
         if (r.offset <= checkpoint || r.headers.origin === this.originId) continue
-        let record: TransactionRecord
-        try {
-          record = await this.codec.decode(r.topic, r.value)
-        } catch (err) {
-          this.logger.error({ err, partition, offset: r.offset }, 'materializer: undecodable record skipped')
-          continue
-        }
+        // A record that cannot be decoded fails the batch; the log retries it alone, then dead-letters it.
+        const record: TransactionRecord = await this.codec.decode(r.topic, r.value)
         const txKey = transactionKey(scopeOf(record), record.trace_id)
         if (seen.has(record.trace_id) || (await this.state.get(txKey)) !== undefined) continue
         seen.add(record.trace_id)

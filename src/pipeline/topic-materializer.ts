@@ -42,8 +42,8 @@ export class BatchWrites {
 }
 
 /**
- * How one topic is materialized: `decode` a record's value (a record that cannot be decoded is logged and
- * skipped), then `apply` it to the batch, returning [id, result] pairs for callers waiting on `expect(id)`
+ * How one topic is materialized: `decode` a record's value, then `apply` it to the batch (a record that
+ * cannot be decoded or applied is dead-lettered by the log, eventlog/dead-letters.ts), returning [id, result] pairs for callers waiting on `expect(id)`
  * (a command or change they appended), resolved once the record's effects are durable in this store.
  */
 export interface Materialization<T, R> {
@@ -74,7 +74,18 @@ export class TopicMaterializer<T, R> {
   ) {}
 
   async start (): Promise<void> {
-    this.subscription = await this.log.subscribe({ group: this.group, topics: [this.topic], fromBeginning: true, onBatch: records => this.apply(records) })
+    this.subscription = await this.log.subscribe({
+      group: this.group,
+      topics: [this.topic],
+      fromBeginning: true,
+      onBatch: records => this.apply(records),
+      onDeadLettered: async record => {
+        // The group moved past a record this view could not apply: so does its checkpoint (catchUp counts on it).
+        if (record.offset <= await this.appliedOffset(record.partition)) return
+        await this.state.committer.commit([{ type: 'put', key: this.checkpointKey(record.partition), value: Buffer.from(String(record.offset)) }])
+        this.applied.set(record.partition, Math.max(record.offset, this.applied.get(record.partition) ?? -1))
+      }
+    })
   }
 
   private checkpointKey (partition: number): Buffer {
@@ -101,14 +112,8 @@ export class TopicMaterializer<T, R> {
     try {
       for (const r of records) {
         if (r.offset <= checkpoint) continue
-        let value: T
-        try {
-          value = this.how.decode(r.value)
-        } catch (err) {
-          this.logger.error({ err, topic: this.topic, partition, offset: r.offset }, 'materializer: undecodable record skipped')
-          continue
-        }
-        results.push(...await this.how.apply(value, r, writes))
+        // A record that cannot be decoded or applied fails the batch; the log retries it alone, then dead-letters it.
+        results.push(...await this.how.apply(this.how.decode(r.value), r, writes))
       }
       await this.state.committer.commit([...writes.ops(), { type: 'put', key: this.checkpointKey(partition), value: Buffer.from(String(last)) }])
     } finally {
