@@ -102,3 +102,13 @@ export function notFoundHandler (request: FastifyRequest, reply: FastifyReply): 
   const err = new ApiError(404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${request.method} ${request.url}).`)
   void reply.code(404).send(errorBody(err, request.id))
 }
+
+/**
+ * A request whose path names a route but whose method is not one of the route's: 405 method_not_allowed, with
+ * Allow listing the route's methods. Decided in onRequest, before authentication and before any body is read.
+ */
+export function methodNotAllowed (request: FastifyRequest, reply: FastifyReply, allowed: string[]): FastifyReply {
+  const path = request.url.split('?', 1)[0]
+  const err = new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`)
+  return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(err, request.id))
+}

@@ -17,6 +17,7 @@ const ERRORS: Record<string, { name: string, type: ErrorType, description: strin
   401: { name: 'Unauthenticated', type: 'authentication_error', description: 'No valid API key: missing_key, invalid_key, key_revoked, key_expired; on the mutual-TLS listener client_certificate_required, client_certificate_invalid.' },
   403: { name: 'Forbidden', type: 'permission_error', description: 'The key may not do this: insufficient_scope, live_key_required; on the mutual-TLS listener mtls_not_configured.' },
   404: { name: 'NotFound', type: 'invalid_request_error', description: 'resource_missing: no such object (or no such object named in the body, e.g. trace_id).' },
+  405: { name: 'MethodNotAllowed', type: 'invalid_request_error', description: 'method_not_allowed: the path names a route that does not take this method (any method a path item does not list); Allow lists the ones it takes.' },
   408: { name: 'RequestTimeout', type: 'invalid_request_error', description: 'request_timeout: the request was not received in time.' },
   409: { name: 'Conflict', type: 'invalid_request_error', description: 'idempotency_key_in_use (a request with this Idempotency-Key is still running), or the change conflicts with the current state: conflict, resource_exists, resource_in_use, key_not_rotatable, endpoint_disabled, case_closed, invalid_transition.' },
   413: { name: 'PayloadTooLarge', type: 'invalid_request_error', description: 'body_too_large: the request body is larger than the limit of this endpoint.' },
@@ -78,6 +79,7 @@ function errorResponse (status: string) {
     description: e.description,
     headers: {
       'X-Trace-Id': traceHeader,
+      ...(status === '405' ? { Allow: { description: 'The methods the path takes, e.g. "GET, HEAD, POST".', required: true, schema: { type: 'string' } } } : {}),
       ...(status === '429' ? { 'Retry-After': retryAfter('Seconds until the key may send again.') } : {}),
       ...(status === '503' ? { 'Retry-After': retryAfter('Seconds to wait before reading the change back or retrying.') } : {})
     },
@@ -204,7 +206,7 @@ export async function registerOpenApi (app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Fraud decision service', version: '1.0.0', description: 'Inline fraud decisions, rules, cases, webhooks. Errors use {"error": {type, code, message, param?, trace_id}}.' },
+      info: { title: 'Fraud decision service', version: '1.0.0', description: 'Inline fraud decisions, rules, cases, webhooks. Errors use {"error": {type, code, message, param?, trace_id}}. A method a path does not list is answered 405 method_not_allowed with Allow (components.responses.MethodNotAllowed).' },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_... or sk_test_...' } } },
       security: [{ apiKey: [] }]
     },

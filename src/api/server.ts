@@ -5,7 +5,7 @@ import type { ScoringService } from '../scoring-service.js'
 import type { Core } from '../app.js'
 import type { Principal } from './auth.js'
 import { authenticate } from './authenticate.js'
-import { AJV_OPTIONS, clientErrorHandler, errorHandler, frameworkErrors, notFoundHandler } from './error-handler.js'
+import { AJV_OPTIONS, clientErrorHandler, errorHandler, frameworkErrors, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { RateLimiter } from './rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
 import { jsonDepthError, plainJsonError } from './input-limits.js'
@@ -67,10 +67,17 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   // JSON only: other media types get 415 unsupported_media_type instead of being parsed as text.
   app.removeContentTypeParser('text/plain')
   registerJsonLimits(app)
+  const allowedMethods = collectRouteMethods(app)
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()
     void reply.header('x-trace-id', request.id)
+    if (request.is404) {
+      // No route for this method and path. A path some route answers gets 405 with Allow, before any body is read.
+      const allowed = allowedMethods(request.url)
+      if (allowed !== undefined) return methodNotAllowed(request, reply, allowed)
+      return
+    }
     const scope = request.routeOptions.config.scope
     if (scope === undefined) return
     const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => {
@@ -100,6 +107,39 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   mtlsRoutes(app, core)
   signalRoutes(app, core)
   return app
+}
+
+/**
+ * The route patterns of the app and their methods, collected as routes are added (register before any route).
+ * Returns a lookup: the methods of the route that a request path names (the most specific matching patterns, as
+ * the router prefers /v1/rules/rollout over /v1/rules/:id), HEAD included wherever GET is; undefined when no route
+ * has this path.
+ */
+function collectRouteMethods (app: FastifyInstance): (url: string) => string[] | undefined {
+  const patterns = new Map<string, { regex: RegExp, dynamic: number, methods: Set<string> }>()
+  app.addHook('onRoute', route => {
+    let pattern = patterns.get(route.url)
+    if (pattern === undefined) {
+      const segments = route.url.split('/')
+      const regex = segments.map(s => s === '*' ? '.*' : s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('/')
+      pattern = { regex: new RegExp(`^${regex}$`), dynamic: segments.reduce((n, s) => n + (s === '*' ? 100 : s.startsWith(':') ? 1 : 0), 0), methods: new Set() }
+      patterns.set(route.url, pattern)
+    }
+    for (const method of [route.method].flat()) {
+      pattern.methods.add(method)
+      if (method === 'GET') pattern.methods.add('HEAD')
+    }
+  })
+  return url => {
+    const path = url.split('?', 1)[0]!
+    let best: { dynamic: number, methods: Set<string> } | undefined
+    for (const p of patterns.values()) {
+      if (!p.regex.test(path)) continue
+      if (best === undefined || p.dynamic < best.dynamic) best = { dynamic: p.dynamic, methods: new Set(p.methods) }
+      else if (p.dynamic === best.dynamic) for (const m of p.methods) best.methods.add(m)
+    }
+    return best === undefined ? undefined : [...best.methods].sort()
+  }
 }
 
 /**
