@@ -15,6 +15,7 @@ const LINKS_KEPT = 256
 type Links = Record<string, number>
 const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
 const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
+const checkpointKey = (topic: string, partition: number) => stateKey(TAG.checkpoint, 'async-scorer', topic, String(partition))
 const SEP = '\u0000'
 
 /** The graph nodes one decision reads and writes, loaded before the (synchronous) check runs. */
@@ -81,6 +82,16 @@ class GraphSlice implements LinkGraph {
   }
 }
 
+/**
+ * Where a partition's analysis stands: every record up to `offset` is in the graph; `events` are those of
+ * such records whose append is not known to be done (the records of the batch they came in are not committed
+ * yet), by the offset of their decision.
+ */
+interface Checkpoint {
+  offset: number
+  events: Array<{ offset: number, tenant: string, event: ServiceEvent }>
+}
+
 /** The `score.async` event of a decision's deferred check; its id derives from the trace id. Pure. */
 export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<ReturnType<typeof linkAnalysis>>): ServiceEvent {
   return { id: stableEventId('score.async', d.trace_id, report.check), type: 'score.async', created: Math.floor(d.created_ms / 1000), livemode: d.livemode, data: { trace_id: d.trace_id, ...report } }
@@ -90,7 +101,14 @@ export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<Retur
  * The async-scorer topology: deferred deep checks on the decisions stream. Link analysis over a graph of users
  * and the devices, emails, cards and IPs they used (its own local state, 30 days by event time) finds accounts
  * tied together (mule rings, synthetic identities); a decision linked to at least one other user gets a
- * `score.async` event with its trace_id. At-least-once; the graph update is idempotent and the event id stable.
+ * `score.async` event with its trace_id.
+ *
+ * A partition's offset is checkpointed in the same write as the graph, with the events of the records it
+ * covers whose append may not have happened. A redelivered record (the append or the offset commit after its
+ * batch failed, or the process died in between) is not analysed again: the graph already holds it and what
+ * came after, so the check would describe another graph (new events for decisions that had none, different
+ * ones under the same id). Its event, if it had one, is appended again as it was: at worst the same event
+ * (same id and content) twice on the topic, never a changed or an extra one.
  */
 export const asyncScorer: Topology = {
   name: 'async-scorer',
@@ -101,19 +119,29 @@ export const asyncScorer: Topology = {
       topics: [ctx.topics.decisions],
       fromBeginning: true,
       onBatch: async records => {
+        const { topic, partition } = records[0]!
+        const first = records[0]!.offset
+        const last = records[records.length - 1]!.offset
+        const raw = await ctx.state.get(checkpointKey(topic, partition))
+        const done: Checkpoint = raw === undefined ? { offset: -1, events: [] } : JSON.parse(raw.toString()) as Checkpoint
+        // Delivered again: appended again. Before this batch: committed, forgotten. After it: kept for their turn.
+        const out = done.events.filter(e => e.offset >= first && e.offset <= last)
+        const later = done.events.filter(e => e.offset > last)
         const writes = new BatchWrites(ctx.state)
-        const out = []
         for (const r of records) {
+          if (r.offset <= done.offset) continue
           const d = await ctx.codec.decode(r.topic, r.value)
           if (d.request.user_id === undefined) continue
           const graph = new GraphSlice(scopeOf(d), writes, d.created_ms)
           await graph.load(d.request)
           const report = linkAnalysis(d.request, d.features, graph)
           graph.link(d.request, d.created_ms)
-          if (report !== undefined && report.linked_users > 0) out.push(eventRecord(d.tenant_id, scoreAsyncEvent(d, report)))
+          if (report !== undefined && report.linked_users > 0) out.push({ offset: r.offset, tenant: d.tenant_id, event: scoreAsyncEvent(d, report) })
         }
+        const checkpoint: Checkpoint = { offset: Math.max(done.offset, last), events: [...out, ...later] }
+        writes.put(checkpointKey(topic, partition), Buffer.from(JSON.stringify(checkpoint)))
         await ctx.state.committer.commit(writes.ops())
-        if (out.length > 0) await ctx.log.append(ctx.topics.events, out)
+        if (out.length > 0) await ctx.log.append(ctx.topics.events, out.map(e => eventRecord(e.tenant, e.event)))
       }
     })
     return { stop: () => subscription.close() }

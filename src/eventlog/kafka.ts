@@ -17,7 +17,8 @@ function toKafkaLogLevel (logger?: Logger) {
 export class KafkaEventLog implements EventLog {
   readonly kind = 'kafka' as const
   private readonly kafka: Kafka
-  private producer: Producer | undefined
+  /** The producer once connected: every append waits for the same connect (see connectedProducer). */
+  private producer: Promise<Producer> | undefined
   private readonly consumers = new Set<Consumer>()
 
   constructor (private readonly options: KafkaEventLogOptions) {
@@ -81,15 +82,29 @@ export class KafkaEventLog implements EventLog {
     }
   }
 
-  private async connectedProducer (): Promise<Producer> {
+  /**
+   * The shared idempotent producer, once connected. kafkajs' connect() marks the producer connected before
+   * its InitProducerId has answered, and a send() issued before that fails: "The producer is disconnected"
+   * while the cluster connects, then "Cannot read properties of undefined (reading 'release')" from
+   * eosManager.releaseBrokerLock (the lock was skipped while no producer id existed), its records written
+   * all the same. The producer used to be handed out before connect() returned, so appends concurrent with
+   * the first one (every consumer's first batch after a restart) failed that way. Every append now waits
+   * for the one connect; a connect that failed is dropped (its producer disconnected) and the next append
+   * starts afresh.
+   */
+  private connectedProducer (): Promise<Producer> {
     if (this.producer === undefined) {
       const producer = this.kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner
       })
-      this.producer = producer
-      await producer.connect()
+      const connecting = producer.connect().then(() => producer, async (err: unknown) => {
+        if (this.producer === connecting) this.producer = undefined
+        await producer.disconnect().catch(() => {})
+        throw err
+      })
+      this.producer = connecting
     }
     return this.producer
   }
@@ -179,8 +194,9 @@ export class KafkaEventLog implements EventLog {
   async close (): Promise<void> {
     await Promise.all([...this.consumers].map(c => c.disconnect()))
     this.consumers.clear()
-    await this.producer?.disconnect()
+    const producer = this.producer
     this.producer = undefined
+    await (await producer?.catch(() => undefined))?.disconnect()
     await this.admin?.disconnect()
     this.admin = undefined
   }
