@@ -1,6 +1,6 @@
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
+import { ConfigResourceTypes, Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
 import type { Logger } from 'pino'
-import type { ConsumedRecord, EventLog, LogRecord, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
+import { RecordRejected, type ConsumedRecord, type EventLog, type LogRecord, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
 
 export interface KafkaEventLogOptions {
@@ -113,7 +113,7 @@ export class KafkaEventLog implements EventLog {
     if (records.length === 0) return
     const producer = await this.connectedProducer()
     const partitions = records.some(r => r.partitionKey !== undefined) ? await this.partitionCount(topic) : 0
-    await producer.send({
+    await rejectedFor(producer.send({
       topic,
       acks: -1,
       messages: records.map(r => ({
@@ -123,7 +123,27 @@ export class KafkaEventLog implements EventLog {
         headers: r.headers,
         timestamp: r.timestamp === undefined ? undefined : String(r.timestamp)
       }))
-    })
+    }))
+  }
+
+  private readonly maxBytes = new Map<string, number>()
+
+  /** The topic's max.message.bytes (a record batch, per partition, at most this large), read once from the broker. */
+  async maxAppendBytes (topic: string): Promise<number | undefined> {
+    let bytes = this.maxBytes.get(topic)
+    if (bytes === undefined) {
+      const admin = this.kafka.admin()
+      await admin.connect()
+      try {
+        const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }] })
+        const value = described.resources[0]?.configEntries.find(e => e.configName === 'max.message.bytes')?.configValue
+        bytes = value === undefined ? DEFAULT_MAX_MESSAGE_BYTES : Number(value)
+      } finally {
+        await admin.disconnect()
+      }
+      this.maxBytes.set(topic, bytes)
+    }
+    return bytes
   }
 
   private readonly partitionCounts = new Map<string, number>()
@@ -199,6 +219,25 @@ export class KafkaEventLog implements EventLog {
     await (await producer?.catch(() => undefined))?.disconnect()
     await this.admin?.disconnect()
     this.admin = undefined
+  }
+}
+
+/** Kafka's default max.message.bytes, when the broker does not say. */
+const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588
+
+/** Broker answers that refuse the records themselves: sending them again fails again. */
+const REJECTING = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'CORRUPT_MESSAGE', 'INVALID_TIMESTAMP', 'UNSUPPORTED_COMPRESSION_TYPE'])
+
+/** A send's failure as RecordRejected when the broker refused the records for what they are (anywhere in the cause chain). */
+async function rejectedFor<T> (sending: Promise<T>): Promise<T> {
+  try {
+    return await sending
+  } catch (err) {
+    for (let e: unknown = err; e !== undefined && e !== null; e = (e as { cause?: unknown, originalError?: unknown }).cause ?? (e as { originalError?: unknown }).originalError) {
+      const type = (e as { type?: string }).type
+      if (type !== undefined && REJECTING.has(type)) throw new RecordRejected(`the broker refused the records: ${type} (${(e as Error).message})`)
+    }
+    throw err
   }
 }
 
