@@ -1,4 +1,4 @@
-import { ConfigResourceTypes, Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
 import type { Logger } from 'pino'
 import { RecordRejected, type ConsumedRecord, type EventLog, type LogRecord, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
@@ -135,7 +135,7 @@ export class KafkaEventLog implements EventLog {
       const admin = this.kafka.admin()
       await admin.connect()
       try {
-        const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }] })
+        const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC_RESOURCE, name: topic, configNames: ['max.message.bytes'] }] })
         const value = described.resources[0]?.configEntries.find(e => e.configName === 'max.message.bytes')?.configValue
         bytes = value === undefined ? DEFAULT_MAX_MESSAGE_BYTES : Number(value)
       } finally {
@@ -221,6 +221,9 @@ export class KafkaEventLog implements EventLog {
     this.admin = undefined
   }
 }
+
+/** ConfigResourceTypes.TOPIC (kafkajs' enum is not a named ESM export of its CommonJS module). */
+const TOPIC_RESOURCE = 2
 
 /** Kafka's default max.message.bytes, when the broker does not say. */
 const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588
