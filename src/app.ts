@@ -218,12 +218,18 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address,
     close: () => {
       closing ??= (async () => {
+        const step = (what: string) => logger.info({ step: what }, 'shutdown')
         await server.close()
+        step('http closed')
         await mtlsServer?.close()
         await grpc?.close()
+        step('grpc closed')
         await relay.stop()
+        step('relay stopped')
         await Promise.all([materializer.stop(), stopTopologies()])
+        step('consumers stopped')
         await core.closeCore()
+        step('core closed')
       })()
       return closing
     }

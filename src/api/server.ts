@@ -58,7 +58,10 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: AJV_OPTIONS },
     frameworkErrors,
-    clientErrorHandler
+    clientErrorHandler,
+    // While closing, requests already arriving on open connections are served (with Connection: close), not
+    // answered 503 outside the error envelope.
+    return503OnClosing: false
   })
   app.decorateRequest('principal', null)
   app.decorateRequest('startedAt', 0)
@@ -68,6 +71,15 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   app.removeContentTypeParser('text/plain')
   registerJsonLimits(app)
   const allowedMethods = collectRouteMethods(app)
+
+  // Shutdown: every response from now on closes its connection, so a busy keep-alive client cannot hold
+  // close() open; idle connections are closed by fastify itself.
+  let closing = false
+  app.addHook('preClose', async () => { closing = true })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('connection', 'close')
+    return payload
+  })
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()

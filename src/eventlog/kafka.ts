@@ -179,7 +179,8 @@ export class KafkaEventLog implements EventLog {
   }
 
   async subscribe (options: SubscribeOptions): Promise<Subscription> {
-    const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000 })
+    // maxWaitTimeInMs bounds how long a fetch waits on an idle partition, and so how long leaving the group takes on shutdown.
+    const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000, maxWaitTimeInMs: 1000 })
     await consumer.connect()
     await retrying(() => consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false }))
     await consumer.run({
