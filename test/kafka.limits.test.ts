@@ -13,7 +13,16 @@ async function createTopic (topic: string, maxMessageBytes: number, partitions =
   const admin = new Kafka({ brokers: brokers!, logLevel: logLevel.NOTHING }).admin()
   await admin.connect()
   try {
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(maxMessageBytes) }] }] })
+    // kafkajs' own leader wait fails on a transient UNKNOWN_TOPIC_OR_PARTITION: wait for leaders here instead.
+    await admin.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(maxMessageBytes) }] }] })
+    await eventually(async () => {
+      try {
+        const [meta] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics
+        return meta!.partitions.length === partitions && meta!.partitions.every(p => p.leader >= 0)
+      } catch {
+        return undefined
+      }
+    }, 30000, `leaders of ${topic}`)
   } finally {
     await admin.disconnect()
   }
