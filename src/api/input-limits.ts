@@ -11,7 +11,7 @@ export const LIMITS = {
   freeFormDepth: 5,
   /** Keys in all the objects of one score request, at every level. */
   totalKeys: 1000,
-  /** Characters of an object key inside a free-form value. */
+  /** Characters of an object key inside a free-form value, and of a score request's own (custom) keys: 1 to this. */
   keyLength: 128,
   /** Characters of a string inside a free-form value. */
   stringLength: 8192,
@@ -56,7 +56,14 @@ function badString (s: string): string | undefined {
   return undefined
 }
 
-const pathOf = (parent: string, key: string | number) => parent === '' ? String(key) : `${parent}.${key}`
+/**
+ * The param naming a value inside a body: keys joined with '.', array places as numbers (events.2.amount); an
+ * empty key as [""] (metadata[""], [""] at the top), so the path stays readable. Ajv's errors are named the same way.
+ */
+export function pathOf (parent: string, key: string | number): string {
+  if (key === '') return `${parent}[""]`
+  return parent === '' ? String(key) : `${parent}.${key}`
+}
 
 /**
  * Every body of every route: strings and keys without NUL or lone surrogates, numbers finite (1e309 parses
@@ -88,10 +95,13 @@ export function plainJsonError (value: unknown, path = ''): ApiError | undefined
   return undefined
 }
 
+/** Characters as JSON Schema counts them (Unicode code points, an emoji is one), so the schema's bounds and these agree. */
+const longerThan = (s: string, max: number) => s.length > max && [...s].length > max
+
 /** Counts what a free-form value holds while checking it; `keys` is shared across one request. */
 function freeFormValueError (value: unknown, path: string, depth: number, keys: { n: number }): ApiError | undefined {
   if (typeof value === 'string') {
-    return value.length > LIMITS.stringLength ? invalid(path, `Invalid value for '${path}': strings hold at most ${LIMITS.stringLength} characters.`) : undefined
+    return longerThan(value, LIMITS.stringLength) ? invalid(path, `Invalid value for '${path}': strings hold at most ${LIMITS.stringLength} characters.`) : undefined
   }
   if (value === null || typeof value !== 'object') return undefined
   if (depth > LIMITS.freeFormDepth) return invalid(path, `Invalid value for '${path}': objects and arrays nest at most ${LIMITS.freeFormDepth} levels deep.`)
@@ -105,7 +115,7 @@ function freeFormValueError (value: unknown, path: string, depth: number, keys: 
   }
   for (const [k, v] of Object.entries(value)) {
     if (++keys.n > LIMITS.totalKeys) return invalid(path, `The request holds more than ${LIMITS.totalKeys} keys in all.`)
-    if (k.length === 0 || k.length > LIMITS.keyLength) return invalid(pathOf(path, k.slice(0, 40)), `Invalid key in '${path}': keys hold 1 to ${LIMITS.keyLength} characters.`)
+    if (k.length === 0 || longerThan(k, LIMITS.keyLength)) return invalid(pathOf(path, k.slice(0, 40)), `Invalid key in '${path}': keys hold 1 to ${LIMITS.keyLength} characters.`)
     const e = freeFormValueError(v, pathOf(path, k), depth + 1, keys)
     if (e !== undefined) return e
   }
@@ -114,14 +124,15 @@ function freeFormValueError (value: unknown, path: string, depth: number, keys: 
 
 /**
  * The free-form parts of a score request (geo, metadata and every key the schema does not name), within
- * LIMITS; `named` are the fields the schema validates itself. Call after plainJsonError.
+ * LIMITS; `named` are the fields the schema validates itself. Call after plainJsonError and before the schema:
+ * the schema states these limits too (score-schema.ts), but the errors (and the total of keys) are these.
  */
 export function freeFormError (body: Record<string, unknown>, named: ReadonlySet<string>): ApiError | undefined {
   const keys = { n: 0 }
   for (const [k, v] of Object.entries(body)) {
     keys.n++
     if (named.has(k) && k !== 'geo' && k !== 'metadata') continue
-    if (!named.has(k) && k.length > LIMITS.keyLength) return invalid(k.slice(0, 40), `Invalid key '${k.slice(0, 40)}...': keys hold at most ${LIMITS.keyLength} characters.`)
+    if (!named.has(k) && (k.length === 0 || longerThan(k, LIMITS.keyLength))) return invalid(pathOf('', k.slice(0, 40)), `Invalid key '${k.slice(0, 40)}${k.length > 40 ? '...' : ''}': keys hold 1 to ${LIMITS.keyLength} characters.`)
     const e = freeFormValueError(v, k, k === 'geo' || k === 'metadata' ? 0 : 1, keys)
     if (e !== undefined) return e
   }

@@ -125,9 +125,13 @@ function requestStrings (s: unknown): void {
     for (const p of Object.values(properties)) requestStrings(p)
     if (schema.additionalProperties === undefined || schema.additionalProperties === true) {
       schema.additionalProperties = { $ref: '#/components/schemas/PlainJson' }
-      schema.propertyNames ??= { pattern: NO_NUL }
     } else {
       requestStrings(schema.additionalProperties)
+    }
+    // Keys of their own choosing (additional properties) hold no NUL either.
+    if (schema.additionalProperties !== false) {
+      const names = (schema.propertyNames ??= {}) as Schema
+      if (names.pattern === undefined && names.format === undefined && names.enum === undefined && names.const === undefined) names.pattern = NO_NUL
     }
   }
   if (t.includes('array')) {
@@ -137,6 +141,45 @@ function requestStrings (s: unknown): void {
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
     if (Array.isArray(schema[k])) for (const sub of schema[k] as unknown[]) requestStrings(sub)
   }
+}
+
+const LOCAL_DEFS = '#/$defs/'
+
+/** Points a schema's references to its own $defs (`#/$defs/X`) at components.schemas, in place. */
+function rewriteDefRefs (node: unknown): void {
+  if (node === null || typeof node !== 'object') return
+  if (Array.isArray(node)) {
+    for (const item of node) rewriteDefRefs(item)
+    return
+  }
+  const o = node as Schema
+  if (typeof o.$ref === 'string' && o.$ref.startsWith(LOCAL_DEFS)) o.$ref = `#/components/schemas/${o.$ref.slice(LOCAL_DEFS.length)}`
+  for (const v of Object.values(o)) rewriteDefRefs(v)
+}
+
+/**
+ * Moves the $defs of a route's schema (score-schema.ts's FreeForm) to components.schemas, since in the
+ * document `#` is the document, not the schema; returns the names it added. A name means one schema: the same
+ * $defs on two routes are added once, two different schemas under one name fail the document.
+ */
+function hoistDefs (schema: unknown, schemas: Record<string, unknown>, hoisted: Map<string, string>): string[] {
+  if (schema === null || typeof schema !== 'object' || (schema as Schema).$defs === undefined) return []
+  const root = schema as Schema
+  const defs = root.$defs as Record<string, unknown>
+  delete root.$defs
+  rewriteDefRefs(root)
+  rewriteDefRefs(defs)
+  const added: string[] = []
+  for (const [name, def] of Object.entries(defs)) {
+    const json = JSON.stringify(def)
+    const known = hoisted.get(name)
+    if (known === json) continue
+    if (known !== undefined || schemas[name] !== undefined) throw new Error(`OpenAPI: two different schemas are named ${name}`)
+    hoisted.set(name, json)
+    schemas[name] = def
+    added.push(name)
+  }
+  return added
 }
 
 interface Operation {
@@ -158,7 +201,8 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
   const components = (doc.components ??= {})
   const responses = (components.responses ??= {})
   for (const status of Object.keys(ERRORS)) responses[ERRORS[status]!.name] = errorResponse(status)
-  components.schemas = { ...components.schemas, Error: { description: 'The error envelope of every error response.', ...errorSchema, required: ['error'] }, PlainJson: plainJson }
+  const schemas: Record<string, unknown> = components.schemas = { ...components.schemas, Error: { description: 'The error envelope of every error response.', ...errorSchema, required: ['error'] }, PlainJson: plainJson }
+  const hoisted = new Map<string, string>()
   for (const [url, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       const facts = op[FACTS]
@@ -174,7 +218,11 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
       for (const status of errorStatuses(facts, `${method} ${url}`)) all[String(status)] = { $ref: `#/components/responses/${ERRORS[String(status)]!.name}` } as never
       op.security = facts.authenticated ? [{ apiKey: [] }] : []
       for (const p of op.parameters ?? []) if (p.in === 'path' || p.in === 'query') requestStrings(p.schema)
-      for (const media of Object.values(op.requestBody?.content ?? {})) requestStrings(media.schema)
+      for (const media of Object.values(op.requestBody?.content ?? {})) {
+        const defs = hoistDefs(media.schema, schemas, hoisted)
+        requestStrings(media.schema)
+        for (const name of defs) requestStrings(schemas[name])
+      }
       if (facts.authenticated && facts.method === 'post') {
         (op.parameters ??= []).push({
           name: 'Idempotency-Key',

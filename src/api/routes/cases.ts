@@ -63,7 +63,15 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
 
   app.post<{ Body: { trace_id?: string, subjects?: CaseSubjects, reason?: string } }>('/v1/cases', {
     config: { scope: 'cases:write' },
-    schema: { body: { type: 'object', additionalProperties: false, properties: { trace_id: text(64), subjects: subjectsSchema, reason: text(1000) } } }
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { trace_id: text(64), subjects: subjectsSchema, reason: text(1000) },
+        // A case is about a scored transaction (its subjects are taken from it) or about subjects named here, or both.
+        anyOf: [{ required: ['trace_id'] }, { required: ['subjects'] }]
+      }
+    }
   }, async request => {
     const p = request.principal!
     const { trace_id: traceId, reason = 'Opened by an analyst' } = request.body

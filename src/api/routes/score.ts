@@ -33,14 +33,24 @@ const validateEvent = (() => {
   return ajv.compile(scoreRequestSchema)
 })()
 
+const isObject = (body: unknown): body is Record<string, unknown> => body !== null && typeof body === 'object' && !Array.isArray(body)
+
+/**
+ * The free-form limits of input-limits.ts, checked before the schema (which states them too) so that their
+ * errors are input-limits.ts's: the limit in words and the param named as it names paths.
+ */
+const freeFormLimitsError = (body: unknown) => isObject(body) ? freeFormError(body, NAMED_FIELDS) : undefined
+
 /**
  * The validation error of a score request that did not come through POST /v1/score's own checks (batch
- * events, gRPC), or undefined when it is valid: the schema, then input-limits.ts (strings, numbers, the
- * free-form parts, the size).
+ * events, gRPC), or undefined when it is valid, in POST /v1/score's order: input-limits.ts (strings, numbers,
+ * the free-form parts), the schema, then the size.
  */
 export function scoreRequestError (body: unknown): ApiError | undefined {
+  const limits = plainJsonError(body) ?? freeFormLimitsError(body)
+  if (limits !== undefined) return limits
   if (!validateEvent(body)) return validationError(validateEvent.errors as never)
-  return plainJsonError(body) ?? freeFormError(body as unknown as Record<string, unknown>, NAMED_FIELDS) ?? eventSizeError(body, undefined)
+  return eventSizeError(body, undefined)
 }
 
 /** Event times may lie in the past (replays) but not more than this ahead of the server clock. */
@@ -61,11 +71,14 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
     schema: {
       body: scoreRequestSchema,
       response: { 200: decisionSchema, '4xx': errorSchema, '5xx': errorSchema }
+    },
+    // The body passed plainJsonError in the parser; the free-form limits come next, then the schema.
+    preValidation: async request => {
+      const invalid = freeFormLimitsError(request.body)
+      if (invalid !== undefined) throw invalid
     }
   }, async request => {
     const principal = request.principal!
-    const invalid = freeFormError(request.body as Record<string, unknown>, NAMED_FIELDS)
-    if (invalid !== undefined) throw invalid
     const scoreRequest = toScoreRequest(request.body as Record<string, unknown>)
     return service.score({
       scope: principalScope(principal),
@@ -93,11 +106,18 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
   app.post<{ Body: { events: unknown[] } }>('/v1/score/batch', {
     config: { scope: 'score:write' },
     bodyLimit: 8 * 1024 * 1024,
-    schema: { body: { type: 'object', additionalProperties: false, required: ['events'], properties: { events: { type: 'array' } } } }
+    // The bounds are in the schema (so the document states them); their errors keep their own codes, below.
+    attachValidation: true,
+    schema: { body: { type: 'object', additionalProperties: false, required: ['events'], properties: { events: { type: 'array', minItems: 1, maxItems: BATCH_MAX } } } }
   }, async request => {
+    if (request.validationError !== undefined) {
+      const errors = request.validationError.validation as Array<{ keyword: string, instancePath: string }>
+      const bound = errors[0]!.instancePath === '/events' ? errors[0]!.keyword : undefined
+      if (bound === 'maxItems') throw new ApiError(400, 'invalid_request_error', 'batch_too_large', `A batch holds at most ${BATCH_MAX} events; got ${request.body.events.length}.`, 'events')
+      if (bound === 'minItems') throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'A batch needs at least one event.', 'events')
+      throw validationError(errors as never)
+    }
     const { events } = request.body
-    if (events.length > BATCH_MAX) throw new ApiError(400, 'invalid_request_error', 'batch_too_large', `A batch holds at most ${BATCH_MAX} events; got ${events.length}.`, 'events')
-    if (events.length === 0) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'A batch needs at least one event.', 'events')
     const scope = principalScope(request.principal!)
     const nowMs = clock()
     const data: unknown[] = []

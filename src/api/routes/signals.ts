@@ -10,6 +10,41 @@ interface SignalBody { type: 'sim_swap' | 'ip_reputation', user_id?: string, con
 
 const missing = (param: string) => new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${param}'.`, param)
 
+/** RFC 3986 IPv4address and IPv6address (what Node's isIP takes, zone ids aside), built from RFC 3986's grammar. */
+const IPV4 = '(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+const IPV6 = (() => {
+  const h16 = '[0-9A-Fa-f]{1,4}'
+  const ls32 = `(?:${h16}:${h16}|${IPV4})`
+  /** [ *n( h16 ":" ) h16 ] before the "::" */
+  const head = (n: number) => `(?:(?:${h16}:){0,${n}}${h16})?`
+  /** n( h16 ":" ) */
+  const tail = (n: number) => `(?:${h16}:){${n}}`
+  return `(?:${[
+    `${tail(6)}${ls32}`,
+    `::${tail(5)}${ls32}`,
+    ...[0, 1, 2, 3].map(n => `${head(n)}::${tail(4 - n)}${ls32}`),
+    `${head(4)}::${ls32}`,
+    `${head(5)}::${h16}`,
+    `${head(6)}::`
+  ].join('|')})`
+})()
+
+/**
+ * An IP reputation entry as invalidListItem({item_type: 'ip'}) takes it: an IPv4 or IPv6 address, or a CIDR
+ * range (a prefix length of 1 to 3 digits, at most 32 or 128).
+ */
+const ipOrRangeSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  anyOf: [
+    { format: 'ipv4' },
+    { format: 'ipv6' },
+    { pattern: `^${IPV4}/(?:0{0,2}[0-9]|0?[12][0-9]|0?3[0-2])$` },
+    { pattern: `^${IPV6}/(?:0{0,2}[0-9]|0?[1-9][0-9]|1[01][0-9]|12[0-8])$` }
+  ]
+} as const
+
 /**
  * POST /v1/signals: report a signal change: a SIM swap for a user (`confidence` 0..1, 0 clears it) or an
  * entry of the tenant's IP reputation list (`ip` address or CIDR, `score` 0..1 = ip_reputation_v3, null
@@ -28,10 +63,15 @@ export function signalRoutes (app: FastifyInstance, core: Core): void {
           type: { type: 'string', enum: ['sim_swap', 'ip_reputation'] },
           user_id: { type: 'string', minLength: 1, maxLength: 256 },
           confidence: { type: 'number', minimum: 0, maximum: 1 },
-          ip: { type: 'string', minLength: 1, maxLength: 64 },
+          ip: ipOrRangeSchema,
           score: { type: ['number', 'null'], minimum: 0, maximum: 1 },
           observed_at: { type: 'integer', minimum: 0 }
-        }
+        },
+        // What each type needs: sim_swap a user and a confidence, ip_reputation an address (or range) and a score.
+        allOf: [
+          { if: { properties: { type: { const: 'sim_swap' } } }, then: { required: ['user_id', 'confidence'] } },
+          { if: { properties: { type: { const: 'ip_reputation' } } }, then: { required: ['ip', 'score'] } }
+        ]
       }
     }
   }, async request => {

@@ -57,7 +57,8 @@ function checkedUrl (raw: string): string {
   return url.toString()
 }
 
-const urlSchema = { type: 'string', minLength: 8, maxLength: 2048 }
+/** What checkedUrl takes, as far as a schema says it: an absolute https:// URI with a host and no user:password@. */
+const urlSchema = { type: 'string', minLength: 8, maxLength: 2048, format: 'uri', pattern: '^https://[^/?#@]+(?:[/?#]|$)' }
 const eventsSchema = { type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: { type: 'string', enum: [...EVENT_TYPES] } }
 const descriptionSchema = { type: 'string', maxLength: 1000 }
 
