@@ -10,11 +10,29 @@
    a generated POST /v1/keys/{id}/revoke of one of them is sent for a key that does not exist instead (404),
    since revoking the run's credentials would turn every later request into a 401. Keys the run creates
    itself are revoked as generated.
+
+And one fix of the tooling itself, not of what is sent: `ast.parse` runs under a lock. Hypothesis describes a
+filter's lambda by parsing its source file, and CPython's AST constructor keeps its recursion depth in
+interpreter-wide state (python/cpython#106905), so the two workers of run.sh parsing at once can fail with
+"SystemError: AST constructor recursion depth mismatch", an error of the run (seen on 3.11) and not of the service.
 """
+import ast
 import os
+import threading
 import uuid
 
 import schemathesis
+
+_ast_parse = ast.parse
+_ast_lock = threading.Lock()
+
+
+def _parse_one_at_a_time(*args, **kwargs):
+    with _ast_lock:
+        return _ast_parse(*args, **kwargs)
+
+
+ast.parse = _parse_one_at_a_time
 
 PROTECTED_KEY_IDS = {k for k in os.environ.get("FDS_PROTECTED_KEY_IDS", "").split(",") if k}
 
