@@ -9,7 +9,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { replay } from '../src/replay/replay.js'
+import { replay } from '../src/app/replay/replay.js'
 import { start } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -17,7 +17,7 @@ const file = process.env.DETECTION_FILE ?? path.resolve(root, '../shared/bench/h
 const day = (name: string, fallback: string) => Date.parse((process.env[name] ?? fallback) + 'T00:00:00Z')
 const KEY = 'sk_test_detectionbenchkey0000000'
 
-const service = await start('src/main.ts', {
+const service = await start('src/app/main.ts', {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-detection-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
   BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000'
 })

@@ -2,7 +2,7 @@
  * Evaluation cost of tenant rules (CEL): compile time and mean nanoseconds per evaluation for representative
  * rules, plus a 20-rule ruleset evaluated as Stage 1 would.   npm run bench:rules
  */
-import { activation, compileRule, type RuleInput } from '../src/rules/language.js'
+import { activation, compileRule, type RuleInput } from '../src/domain/rules/language.js'
 
 const input: RuleInput = {
   request: { event: 'payment', amount: 250, currency: 'EUR', user_id: 'u1', ip: '203.0.113.9', email: 'a@mailinator.com', geo: { country: 'NG' }, custom: { card_bin: '411111' } },

@@ -53,7 +53,7 @@ await load(echo.url, '/echo', {}) // warm-up
 const echoResult = { ...(await load(echo.url, '/echo', {})), ...rssMb(echo.child.pid!) }
 echo.child.kill('SIGTERM')
 
-const service = await start('src/main.ts', { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-bench-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info', BOOTSTRAP_API_KEYS: KEY,
+const service = await start('src/app/main.ts', { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-bench-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info', BOOTSTRAP_API_KEYS: KEY,
   // One key drives the whole load: lift its rate limit so the figures measure the service, not the limiter.
   RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' })
 // Warm up (JIT, RocksDB caches) before measuring.

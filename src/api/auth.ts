@@ -1,5 +1,5 @@
-import type { ApiKeyRecord } from '../state/api-keys.js'
-import type { Scope } from '../state/velocity.js'
+import type { ApiKeyRecord } from '../stores/api-keys.js'
+import type { Scope } from '../domain/scope.js'
 import { ApiError } from './errors.js'
 
 /** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */

@@ -1,5 +1,5 @@
-import type { Core } from '../app.js'
-import { lookupApiKey } from '../state/api-keys.js'
+import type { Core } from '../services/core.js'
+import { lookupApiKey } from '../stores/api-keys.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
 import { ApiError } from './errors.js'
 import type { RateDecision, RateLimiter } from './rate-limit.js'

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { newId } from '../ids.js'
-import { NotConfirmed } from '../pipeline/topic-materializer.js'
+import { newId } from '../domain/ids.js'
+import { NotConfirmed } from '../stream/topic-materializer.js'
 import { ApiError, errorBody } from './errors.js'
 import { pathOf } from './input-limits.js'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Core } from '../app.js'
-import { stateKey, TAG } from '../state/keys.js'
+import type { Core } from '../services/core.js'
+import { stateKey, TAG } from '../stores/keys.js'
 import { ApiError } from './errors.js'
 
 /** A stored answer is replayed for this long. */

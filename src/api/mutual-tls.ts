@@ -1,19 +1,10 @@
 import { X509Certificate } from 'node:crypto'
 import type { TLSSocket } from 'node:tls'
 import type { FastifyRequest } from 'fastify'
-import { stateKey, TAG } from '../state/keys.js'
-import type { StateDb } from '../state/state-db.js'
+import { clientCaKey, type ClientCaRecord } from '../stores/client-cas.js'
+import type { StateDb } from '../stores/state-db.js'
 import { principalScope, type Principal } from './auth.js'
-import type { Mode, Scope } from '../state/velocity.js'
 import { ApiError } from './errors.js'
-
-/** The client CA a tenant uploaded for one mode (PEM), as materialized from the compacted `client-cas` topic. */
-export const clientCaKey = (scope: Scope) => stateKey(TAG.clientCa, scope.tenant, scope.mode)
-
-/** `mode` is absent on records written before client CAs were per mode: those were live. */
-export interface ClientCaRecord { tenant_id: string, mode?: Mode, certificate: string, uploaded_ms: number, change_id: string }
-
-export const clientCaScope = (r: ClientCaRecord): Scope => ({ tenant: r.tenant_id, mode: r.mode ?? 'live' })
 
 /**
  * On the mutual-TLS listener: the TLS handshake asks every client for a certificate (without judging it, as

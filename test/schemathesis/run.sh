@@ -4,7 +4,7 @@
 # operation, so the run is reproducible and bounded (about a minute on 2 cores, plus the install and the
 # build). Exits non-zero on any failure.
 #
-# The service runs from the build (npm run build; node dist/src/main.js) on the embedded transport, in a
+# The service runs from the build (npm run build; node dist/src/app/main.js) on the embedded transport, in a
 # temporary DATA_DIR, with a known sandbox bootstrap key. Schemathesis is installed from PyPI at a pinned
 # version into test/schemathesis/.venv (gitignored).
 #
@@ -56,7 +56,7 @@ trap stop_service EXIT
 env DATA_DIR="$DATA_DIR" PORT="$PORT" HOST=127.0.0.1 TRANSPORT=embedded GRPC_PORT= MTLS_PORT= \
   BOOTSTRAP_API_KEYS="$KEY" LOG_LEVEL=warn RELAY_LINGER_MS=1 \
   RATE_LIMIT_PER_SECOND=100000 RATE_LIMIT_BURST=100000 WEBHOOK_TIMEOUT_MS=500 \
-  node "$DIST/src/main.js" >"$LOG" 2>&1 &
+  node "$DIST/src/app/main.js" >"$LOG" 2>&1 &
 SERVICE_PID=$!
 
 BASE=http://127.0.0.1:$PORT

@@ -6,9 +6,9 @@ const root = path.resolve(import.meta.dirname, '../..')
 
 export interface ServiceProcess { child: ChildProcess, url: string, output: () => string }
 
-/** Starts the real service entry point (src/main.ts through tsx) as a child process and waits until it listens. */
+/** Starts the real service entry point (src/app/main.ts through tsx) as a child process and waits until it listens. */
 export async function startService (env: Record<string, string>, args: string[] = [], ready = /"address":"(http:\/\/[^"]+)"/): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/app/main.ts'), ...args], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { principalScope } from '../auth.js'
-import type { Core } from '../../app.js'
-import type { AuditEntry } from '../../audit/audit-log.js'
-import { auditEntries } from '../../state/audit.js'
-import { getTransaction } from '../../state/transactions.js'
+import type { Core } from '../../services/core.js'
+import { type AuditEntry, auditEntries } from '../../stores/audit.js'
+import { getTransaction } from '../../stores/transactions.js'
 import { ApiError } from '../errors.js'
 
 function entryResource (e: AuditEntry) {

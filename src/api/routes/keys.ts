@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Core } from '../../app.js'
-import { newId } from '../../ids.js'
-import type { ApiKeyChange } from '../../pipeline/api-keys-materializer.js'
+import type { Core } from '../../services/core.js'
+import { newId } from '../../domain/ids.js'
+import type { ApiKeyChange } from '../../stream/views/api-keys.js'
 import type { Principal } from '../auth.js'
-import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../state/api-keys.js'
-import { prefixRange, rangeAfter, TAG } from '../../state/keys.js'
-import { scanJson } from '../../storage/rocks.js'
+import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../stores/api-keys.js'
+import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'
+import { scanJson } from '../../stores/rocks.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
-import { publishChange } from '../publish.js'
+import { publishChange } from '../../services/publish-change.js'
 
 /** After a rotation the old key keeps working this long, then answers 401 key_expired. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000

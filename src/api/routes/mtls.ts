@@ -1,11 +1,11 @@
 import { X509Certificate } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { Core } from '../../app.js'
-import { newId } from '../../ids.js'
+import type { Core } from '../../services/core.js'
+import { newId } from '../../domain/ids.js'
 import { principalScope } from '../auth.js'
-import { clientCaKey, type ClientCaRecord } from '../mutual-tls.js'
+import { clientCaKey, type ClientCaRecord } from '../../stores/client-cas.js'
 import { ApiError, notFound } from '../errors.js'
-import { publishChange } from '../publish.js'
+import { publishChange } from '../../services/publish-change.js'
 
 function caResource (r: ClientCaRecord, serverFingerprint: string | null) {
   const cert = new X509Certificate(r.certificate)

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import type { Core } from '../../app.js'
-import { newId } from '../../ids.js'
-import { invalidListItem } from '../../rules/lists.js'
-import { signalKey, signalResource, signalSubject, type SignalChange } from '../../signals/types.js'
+import type { Core } from '../../services/core.js'
+import { newId } from '../../domain/ids.js'
+import { invalidListItem } from '../../domain/rules/lists.js'
+import { signalKey, signalResource, signalSubject, type SignalChange } from '../../domain/signals.js'
 import { ApiError } from '../errors.js'
-import { publishChange } from '../publish.js'
+import { publishChange } from '../../services/publish-change.js'
 
 interface SignalBody { type: 'sim_swap' | 'ip_reputation', user_id?: string, confidence?: number, ip?: string, score?: number | null, observed_at?: number }
 

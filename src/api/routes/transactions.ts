@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { principalScope } from '../auth.js'
-import type { TransactionRecord } from '../../records/transaction-record.js'
-import type { StateDb } from '../../state/state-db.js'
-import { getTransaction } from '../../state/transactions.js'
+import type { TransactionRecord } from '../../domain/transaction.js'
+import type { StateDb } from '../../stores/state-db.js'
+import { getTransaction } from '../../stores/transactions.js'
 import { notFound } from '../errors.js'
 
 /** The transaction resource: the decision as returned, the request it answered, and what it was evaluated with. */

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Core } from '../../app.js'
-import { newId } from '../../ids.js'
-import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../state/webhooks.js'
-import type { Scope } from '../../state/velocity.js'
-import { newWebhookSecret } from '../../webhooks/signature.js'
-import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type Delivery, type EventType, type WebhookEndpoint, type WebhookRecord } from '../../webhooks/types.js'
+import type { Core } from '../../services/core.js'
+import { newId } from '../../domain/ids.js'
+import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../stores/webhooks.js'
+import type { Scope } from '../../domain/scope.js'
+import { newWebhookSecret } from '../../domain/webhooks/signature.js'
+import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type Delivery, type EventType, type WebhookEndpoint, type WebhookRecord } from '../../domain/webhooks/types.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
-import { publishChange } from '../publish.js'
+import { publishChange } from '../../services/publish-change.js'
 
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000

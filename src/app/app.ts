@@ -1,0 +1,208 @@
+import { X509Certificate } from 'node:crypto'
+import { mkdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { SchemaRegistryClient } from '@confluentinc/schemaregistry'
+import type { FastifyInstance } from 'fastify'
+import type { Core } from '../services/core.js'
+import type { Logger } from 'pino'
+import { buildServer } from '../api/server.js'
+import type { ClientCaRecord } from '../stores/client-cas.js'
+import { RateLimiter } from '../api/rate-limit.js'
+import { clientCasMaterializer } from '../stream/views/client-cas.js'
+import { startGrpc } from '../grpc/scorer-server.js'
+import type { FeedbackLabel } from '../domain/cases/effects.js'
+import type { CaseRecord } from '../domain/cases/types.js'
+import { casesMaterializer, type CommandOutcome } from '../stream/views/cases.js'
+import { feedbackMaterializer } from '../stream/views/feedback.js'
+import { overridesMaterializer, type OverrideRecord } from '../stream/views/overrides.js'
+import type { TopicMaterializer } from '../stream/topic-materializer.js'
+import { AuditLog } from '../stream/audit-log.js'
+import { type AuditEntry } from '../stores/audit.js'
+import { auditMaterializer } from '../stream/views/audit.js'
+import { apiKeysMaterializer, type ApiKeyChange } from '../stream/views/api-keys.js'
+import { deliveriesMaterializer, webhooksMaterializer } from '../stream/views/webhooks.js'
+import type { Delivery, WebhookRecord } from '../domain/webhooks/types.js'
+import { ensureServiceTopics, topicNames, type TopicNames } from '../stream/topics.js'
+import type { TopologyContext } from '../topologies/index.js'
+import { bootstrap, type Identity } from './bootstrap.js'
+import type { Config } from './config.js'
+import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
+import type { EventLog } from '../stream/eventlog/event-log.js'
+import { KafkaEventLog } from '../stream/eventlog/kafka.js'
+import { ControlPlane } from '../stream/control-plane.js'
+import { DecisionMaterializer } from '../stream/decision-materializer.js'
+import { OutboxRelay } from '../stream/relay.js'
+import { PipelineHealth } from '../stream/health.js'
+import { DeadLetteringLog } from '../stream/eventlog/dead-letters.js'
+import { ScoringService } from '../services/scoring-service.js'
+import { TOPOLOGIES } from '../topologies/registry.js'
+import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../stream/decision-codec.js'
+import { Outbox } from '../stores/outbox.js'
+import { openStateDb, type StateDb } from '../stores/state-db.js'
+import { VelocityStore } from '../stores/velocity.js'
+import { IpReputationIndex } from '../stores/signals.js'
+import { signalsMaterializer } from '../stream/views/signals.js'
+import type { SignalChange } from '../domain/signals.js'
+import { ModelRegistry, type ModelRecord } from '../stream/views/model-registry.js'
+import { modelsMaterializer } from '../stream/views/models.js'
+
+export interface App extends ProcessCore {
+  server: FastifyInstance
+  /** The mutual-TLS listener, when MTLS_PORT is set. */
+  mtlsServer: FastifyInstance | undefined
+  mtlsAddress: string | undefined
+  /** Port of the gRPC service, when enabled. */
+  grpcPort: number | undefined
+  relay: OutboxRelay
+  outbox: Outbox
+  materializer: DecisionMaterializer
+  decisionsTopic: string
+  /** Address the server listens on, when started with listen. */
+  address: string | undefined
+  close(): Promise<void>
+}
+
+export interface AppOptions {
+  clock?: () => number
+  /** Start the HTTP listener (default true); tests using inject pass false. */
+  listen?: boolean
+  codec?: DecisionCodec
+  /** Run the topologies in this process (default true). */
+  topologies?: boolean
+}
+
+export async function openEventLog (config: Config, logger: Logger): Promise<EventLog> {
+  if (config.transport === 'kafka') return new KafkaEventLog({ brokers: config.kafkaBrokers, clientId: 'fraud-api', logger })
+  return EmbeddedEventLog.open(path.join(config.dataDir, 'log'))
+}
+
+export function decisionCodec (config: Config): DecisionCodec {
+  if (config.schemaRegistryUrl === undefined) return plainProtobufCodec
+  return schemaRegistryCodec(new SchemaRegistryClient({ baseURLs: [config.schemaRegistryUrl] }))
+}
+
+/** A process's core as the composition root holds it: the shared Core plus its configuration and lifecycle. */
+export interface ProcessCore extends Core {
+  config: Config
+  identity: Identity
+  /** Runs the registered topologies in this process; returns a stop function. */
+  startTopologies(names?: string[]): Promise<() => Promise<void>>
+  closeCore(): Promise<void>
+}
+
+export async function startCore (config: Config, logger: Logger, options: Pick<AppOptions, 'clock' | 'codec'> = {}): Promise<ProcessCore> {
+  const clock = options.clock ?? Date.now
+  mkdirSync(config.dataDir, { recursive: true })
+  const state = await openStateDb(path.join(config.dataDir, 'state'))
+  const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
+  const topics = topicNames(config)
+  const health = new PipelineHealth()
+  const log = new DeadLetteringLog(await openEventLog(config, logger), topics.deadLetters, health, logger)
+  await ensureServiceTopics(log, config)
+  const codec = options.codec ?? decisionCodec(config)
+  const origin = identity.originId
+  const controlPlane = new ControlPlane(state, log, topics.rulesets, origin, logger)
+  const cases = casesMaterializer(state, log, topics.cases, origin, logger)
+  const overrides = overridesMaterializer(state, log, topics.overrides, origin, logger)
+  const velocity = new VelocityStore(state)
+  const feedback = feedbackMaterializer(state, velocity, log, topics.feedback, origin, logger)
+  const webhooks = webhooksMaterializer(state, log, topics.webhooks, origin, logger)
+  const deliveries = deliveriesMaterializer(state, log, topics.webhookDeliveries, origin, logger)
+  const auditEntries = auditMaterializer(state, log, topics.audit, origin, logger)
+  const apiKeys = apiKeysMaterializer(state, log, topics.apiKeys, origin, logger)
+  const clientCas = clientCasMaterializer(state, log, topics.clientCas, origin, logger)
+  const reputation = await IpReputationIndex.load(state)
+  const signals = signalsMaterializer(state, log, topics.signals, origin, logger, reputation)
+  const modelRegistry = await ModelRegistry.load(state)
+  const models = modelsMaterializer(state, log, topics.models, origin, logger, modelRegistry)
+  const audit = new AuditLog(log, topics.audit, clock)
+  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models]
+  const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
+  await controlPlane.start()
+  for (const v of views) await v.start()
+  const core: ProcessCore = {
+    config, logger, clock, state, identity, log, topics, codec, health, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
+    async startTopologies (names = Object.keys(TOPOLOGIES)) {
+      const unknown = names.find(n => TOPOLOGIES[n] === undefined)
+      if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
+      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, webhooks, audit, clock, models: modelRegistry }
+      const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
+      // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
+      return async () => { await Promise.all(running.map(t => t.stop())) }
+    },
+    async closeCore () {
+      await Promise.all([...views.map(v => v.stop()), controlPlane.stop()])
+      await log.close()
+      await state.close()
+    }
+  }
+  return core
+}
+
+/** Wires the whole service of one process: core, relay, decisions materializer, topologies and HTTP API. */
+export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  const core = await startCore(config, logger, options)
+  const { state, log, topics, codec, identity, controlPlane, velocity } = core
+  const decisionsTopic = topics.decisions
+  const outbox = await Outbox.open(state)
+  const brokerLimit = await log.maxAppendBytes?.(decisionsTopic)
+  const relay = new OutboxRelay(state, outbox, log, codec, {
+    topic: decisionsTopic,
+    deadLetterTopic: topics.deadLetters,
+    originId: identity.originId,
+    lingerMs: config.relayLingerMs,
+    maxBatch: config.relayMaxBatch,
+    maxBatchBytes: Math.min(config.relayMaxBatchBytes, brokerLimit === undefined ? Infinity : Math.floor(brokerLimit * 0.9))
+  }, core.health, logger)
+  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
+  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
+  relay.start()
+  await materializer.start()
+  // The one-process service runs every topology in process; in Kafka mode each can also run alone
+  // (TOPOLOGIES=none here, `main.js topology <name>` elsewhere).
+  const inProcess = options.topologies === false ? [] : config.inProcessTopologies === 'all' ? undefined : config.inProcessTopologies
+  const stopTopologies = await core.startTopologies(inProcess)
+
+  const deps = {
+    core,
+    service,
+    limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
+    health: () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
+  }
+  const server = await buildServer(deps)
+  let address: string | undefined
+  if (options.listen !== false) address = await server.listen({ host: config.host, port: config.port })
+  else await server.ready()
+  const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort)
+  let mtlsServer: FastifyInstance | undefined
+  let mtlsAddress: string | undefined
+  if (config.mtlsPort !== undefined) {
+    if (config.mtlsCertFile === undefined || config.mtlsKeyFile === undefined) throw new Error('MTLS_PORT needs MTLS_CERT_FILE and MTLS_KEY_FILE')
+    // Every client is asked for a certificate; which CA must have signed it depends on the tenant (checked per request).
+    const tls = { cert: readFileSync(config.mtlsCertFile), key: readFileSync(config.mtlsKeyFile), requestCert: true, rejectUnauthorized: false }
+    mtlsServer = await buildServer(deps, { https: tls, mutualTls: true })
+    mtlsAddress = await mtlsServer.listen({ host: config.host, port: config.mtlsPort })
+  }
+
+  let closing: Promise<void> | undefined
+  return {
+    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address,
+    close: () => {
+      closing ??= (async () => {
+        const step = (what: string) => logger.info({ step: what }, 'shutdown')
+        await server.close()
+        step('http closed')
+        await mtlsServer?.close()
+        await grpc?.close()
+        step('grpc closed')
+        await relay.stop()
+        step('relay stopped')
+        await Promise.all([materializer.stop(), stopTopologies()])
+        step('consumers stopped')
+        await core.closeCore()
+        step('core closed')
+      })()
+      return closing
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { VelocityNeed, Window } from './velocity-spec.js'
+
+const counts = (dimension: string, ...windows: Window[]): VelocityNeed[] => windows.map(window => ({ dimension, aggregate: 'count', window }))
+const sums = (dimension: string, ...windows: Window[]): VelocityNeed[] => windows.map(window => ({ dimension, aggregate: 'sum', window }))
+
+/**
+ * Velocity read for every request, whatever the rules ask: what the Stage 2 features are computed from.
+ * `merchant` is custom.merchant_id or custom.terminal_id; `label.merchant` counts the merchant's transactions
+ * later labelled fraudulent, at the transaction's event time (see state/label-counters.ts).
+ */
+export const MODEL_NEEDS: readonly VelocityNeed[] = [
+  ...counts('user', '1h', '24h', '7d', '30d'),
+  ...sums('user', '24h', '7d', '30d'),
+  { dimension: 'user', aggregate: 'sumsq', window: '30d' },
+  { dimension: 'user', aggregate: 'distinct', of: 'device', window: '30d' },
+  { dimension: 'user', aggregate: 'distinct', of: 'country', window: '30d' },
+  ...counts('device', '1h', '24h'),
+  { dimension: 'device', aggregate: 'distinct', of: 'user', window: '30d' },
+  ...counts('ip', '1h', '24h'),
+  { dimension: 'ip', aggregate: 'distinct', of: 'user', window: '24h' },
+  ...counts('email', '1h'),
+  { dimension: 'email', aggregate: 'distinct', of: 'user', window: '30d' },
+  ...counts('merchant', '24h', '7d', '30d'),
+  ...counts('label.merchant', '7d', '30d')
+]

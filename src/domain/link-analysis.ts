@@ -1,0 +1,64 @@
+import type { Features, ScoreRequest } from './decision/types.js'
+import { dimensionValue } from './features/velocity-spec.js'
+
+/** Identifiers that tie accounts together. IPs are shared innocently (offices, carriers): they weigh less. */
+export const LINK_KINDS = ['device', 'email', 'card', 'ip'] as const
+export type LinkKind = typeof LINK_KINDS[number]
+const WEIGHT: Record<LinkKind, number> = { device: 1, email: 1, card: 1, ip: 0.25 }
+
+/** The graph as the check sees it: users seen with an identifier, and a user's identifiers, within the window. */
+export interface LinkGraph {
+  usersOf(kind: LinkKind, value: string): string[]
+  identifiersOf(user: string): Array<[LinkKind, string]>
+}
+
+export interface LinkReport {
+  check: 'link_analysis'
+  score: number
+  /** Other users sharing one of this event's identifiers. */
+  linked_users: number
+  /** Users reachable within two hops (through shared identifiers), this one included. */
+  cluster_size: number
+  shared: Record<LinkKind, number>
+  patterns: Array<'shared_device' | 'shared_card' | 'mule_ring' | 'synthetic_identity'>
+}
+
+/** Enough to call a cluster a ring; two hops at most, and at most this many users explored. */
+const RING_SIZE = 3
+const MAX_CLUSTER = 500
+
+/**
+ * Link analysis across users sharing devices, emails, cards and IPs: too slow for the inline path on a large
+ * graph, run by the async-scorer topology. Pure over the graph it is given.
+ */
+export function linkAnalysis (request: ScoreRequest, features: Features, graph: LinkGraph): LinkReport | undefined {
+  const user = request.user_id
+  if (user === undefined) return undefined
+  const shared = { device: 0, email: 0, card: 0, ip: 0 }
+  const linked = new Set<string>()
+  let weight = 0
+  for (const kind of LINK_KINDS) {
+    const value = dimensionValue(request, kind)
+    if (value === undefined) continue
+    const others = graph.usersOf(kind, value).filter(u => u !== user)
+    shared[kind] = others.length
+    weight += WEIGHT[kind] * others.length
+    if (kind !== 'ip') for (const u of others) linked.add(u)
+  }
+  const cluster = new Set([user, ...linked])
+  for (const u of linked) {
+    for (const [kind, value] of graph.identifiersOf(u)) {
+      if (kind === 'ip' || cluster.size >= MAX_CLUSTER) continue
+      for (const v of graph.usersOf(kind, value)) cluster.add(v)
+    }
+  }
+  const patterns: LinkReport['patterns'] = []
+  if (shared.device > 0) patterns.push('shared_device')
+  if (shared.card > 0) patterns.push('shared_card')
+  if (cluster.size >= RING_SIZE) patterns.push('mule_ring')
+  const young = (features.account_age_known ?? 0) === 1 && (features.account_age_days ?? Infinity) < 30
+  if ((young || (features.email_disposable ?? 0) === 1) && linked.size > 0) patterns.push('synthetic_identity')
+  const logit = -3 + 1.2 * weight + 0.5 * Math.max(0, cluster.size - 2) + (patterns.includes('synthetic_identity') ? 1.5 : 0)
+  const score = Math.round(10000 / (1 + Math.exp(-logit))) / 10000
+  return { check: 'link_analysis', score, linked_users: linked.size, cluster_size: cluster.size, shared, patterns }
+}

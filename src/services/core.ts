@@ -1,0 +1,56 @@
+import type { Logger } from 'pino'
+import type { FeedbackLabel } from '../domain/cases/effects.js'
+import type { CaseRecord } from '../domain/cases/types.js'
+import type { SignalChange } from '../domain/signals.js'
+import type { Delivery, WebhookRecord } from '../domain/webhooks/types.js'
+import type { AuditEntry } from '../stores/audit.js'
+import type { ClientCaRecord } from '../stores/client-cas.js'
+import type { IpReputationIndex } from '../stores/signals.js'
+import type { StateDb } from '../stores/state-db.js'
+import type { VelocityStore } from '../stores/velocity.js'
+import type { AuditLog } from '../stream/audit-log.js'
+import type { ControlPlane } from '../stream/control-plane.js'
+import type { DecisionCodec } from '../stream/decision-codec.js'
+import type { EventLog } from '../stream/eventlog/event-log.js'
+import type { PipelineHealth } from '../stream/health.js'
+import type { TopicMaterializer } from '../stream/topic-materializer.js'
+import type { TopicNames } from '../stream/topics.js'
+import type { ApiKeyChange } from '../stream/views/api-keys.js'
+import type { CommandOutcome } from '../stream/views/cases.js'
+import type { ModelRecord, ModelRegistry } from '../stream/views/model-registry.js'
+import type { OverrideRecord } from '../stream/views/overrides.js'
+
+/**
+ * What every process of the service has, the API and a topology running alone: local state, the event log,
+ * and the control-plane views materialized from their topics (rulesets, cases, overrides, feedback labels).
+ */
+export interface Core {
+  logger: Logger
+  clock: () => number
+  state: StateDb
+  /** The event log as every consumer and producer of this process uses it (failed records dead-lettered). */
+  log: EventLog
+  /** What is failing in this process's pipeline, and what it dead-lettered. */
+  health: PipelineHealth
+  topics: TopicNames
+  codec: DecisionCodec
+  controlPlane: ControlPlane
+  cases: TopicMaterializer<CaseRecord, CommandOutcome>
+  overrides: TopicMaterializer<OverrideRecord, OverrideRecord>
+  feedback: TopicMaterializer<FeedbackLabel, undefined>
+  webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
+  deliveries: TopicMaterializer<Delivery, Delivery>
+  auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
+  apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
+  clientCas: TopicMaterializer<ClientCaRecord, ClientCaRecord>
+  signals: TopicMaterializer<SignalChange, SignalChange>
+  models: TopicMaterializer<ModelRecord, ModelRecord>
+  /** Velocity counters (request path, decisions materializer, fraud-label counts). */
+  velocity: VelocityStore
+  /** Each tenant's active model and IP reputation list, in memory. */
+  modelRegistry: ModelRegistry
+  reputation: IpReputationIndex
+  /** SHA-256 fingerprint of the mutual-TLS listener's certificate, for tenants to pin. */
+  mtlsServerFingerprint: string | undefined
+  audit: AuditLog
+}

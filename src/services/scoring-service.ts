@@ -1,0 +1,154 @@
+import { decide } from '../domain/decision/decide.js'
+import { policyOf } from '../domain/decision/default-policy.js'
+import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decision/types.js'
+import { extractFeatures, ruleSignals } from '../domain/features/extract.js'
+import type { ModelRegistry } from '../stream/views/model-registry.js'
+import { encodeEvent } from '../stream/records/transaction-record.js'
+import { type TransactionRecord } from '../domain/transaction.js'
+import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
+import { caseGateKey } from '../stores/cases.js'
+import { decisionRecordOps } from '../stores/decision-ops.js'
+import { deviceSeenKey } from '../stores/device-history.js'
+import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
+import type { Outbox } from '../stores/outbox.js'
+import { overrideKey, parseArrays, subjectKeys } from '../stores/overrides.js'
+import { parseSimSwap, simSwapKey, type IpReputationIndex } from '../stores/signals.js'
+import type { StateDb } from '../stores/state-db.js'
+import type { VelocityStore, VelocityView } from '../stores/velocity.js'
+import type { Scope } from '../domain/scope.js'
+import type { WriteOp } from '../stores/rocks.js'
+
+
+export interface ScoreCall {
+  scope: Scope
+  traceId: string
+  request: ScoreRequest
+  /** Event time of the request (ms). */
+  nowMs: number
+  /** performance.now() when the request arrived, for latency_ms. */
+  startedAt: number
+}
+
+/** Point lookups of one request, read in one multi-get; add() returns a key's position in the result (-1: no key). */
+class Lookups {
+  readonly keys: Buffer[] = []
+  add (key: Buffer | undefined): number {
+    if (key === undefined) return -1
+    return this.keys.push(key) - 1
+  }
+
+  addAll (keys: Buffer[]): [number, number] {
+    const from = this.keys.length
+    this.keys.push(...keys)
+    return [from, this.keys.length]
+  }
+}
+
+/** The models and IP reputation lists of every tenant, kept in memory by their materializers. */
+export interface ScoringViews { models: ModelRegistry, reputation: IpReputationIndex }
+
+/**
+ * The request path after validation: read features from local state, decide (pure), then record the
+ * decision, its outbox entry and the velocity increments in ONE synchronous RocksDB batch before returning.
+ */
+export class ScoringService {
+  constructor (
+    private readonly state: StateDb,
+    private readonly velocity: VelocityStore,
+    private readonly outbox: Outbox,
+    private readonly originId: string,
+    private readonly onRecorded: () => void,
+    private readonly rulesets: RulesetSource,
+    private readonly views: ScoringViews
+  ) {}
+
+  async score (call: ScoreCall): Promise<Decision> {
+    return (await this.scoreAll([call]))[0]!
+  }
+
+  /**
+   * Decides the calls in order (each sees the velocity of those before it) and records them all in ONE
+   * durable write: every decision or none. A failure anywhere takes the increments back out of the cache.
+   */
+  async scoreAll (calls: readonly ScoreCall[]): Promise<Decision[]> {
+    const prepared: Prepared[] = []
+    try {
+      for (const call of calls) prepared.push(await this.prepare(call))
+      await this.state.committer.commit(prepared.flatMap(p => p.ops))
+    } catch (err) {
+      for (const p of prepared.slice().reverse()) p.velocity.revert()
+      throw err
+    } finally {
+      for (const p of prepared) p.velocity.release()
+    }
+    for (let i = 0; i < prepared.length; i++) this.onRecorded()
+    return prepared.map(p => p.decision)
+  }
+
+  /** Reads, decides and encodes one call; its velocity increments enter the cache last, once nothing can fail. */
+  private async prepare (call: ScoreCall): Promise<Prepared> {
+    const { scope, request, nowMs } = call
+    const lookups = new Lookups()
+    const overrides = lookups.addAll(subjectKeys(request, (subject, value) => overrideKey(scope, subject, value)))
+    const gates = lookups.addAll(subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value)))
+    const seen = lookups.add(deviceSeenKey(scope, request))
+    const swap = lookups.add(request.user_id === undefined ? undefined : simSwapKey(scope, request.user_id))
+    const location = lookups.add(lastLocationKey(scope, request))
+    const found = await this.state.getMany(lookups.keys)
+    const at = (i: number) => i < 0 ? undefined : found[i]
+    const active = await this.rulesets.activeRuleset(scope)
+    const velocity = await this.velocity.view(scope, request, nowMs, active.compiled.velocityNeeds)
+    try {
+      const features = extractFeatures(request, {
+        velocity: velocity.features(),
+        deviceFirstSeenMs: at(seen) === undefined ? undefined : Number(at(seen)!.toString()),
+        countrySeenBefore: velocity.lastLinked('user', 'country') !== undefined,
+        lastLocation: parseLastLocation(at(location)),
+        simSwap: parseSimSwap(at(swap)),
+        ipReputation: this.views.reputation.lookup(scope, request.ip),
+        nowMs
+      })
+      const context = {
+        overrides: parseArrays<Override>(found.slice(...overrides)),
+        caseGates: parseArrays<CaseGate>(found.slice(...gates))
+      }
+      const { decision, ops } = this.decide(call, features, active, context)
+      return { decision, ops: [...ops, ...velocity.incrementOps()], velocity }
+    } catch (err) {
+      velocity.release()
+      throw err
+    }
+  }
+
+  private decide (call: ScoreCall, features: Record<string, number>, active: ActiveRuleset,
+    gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, ops: WriteOp[] } {
+    const { scope, request, nowMs } = call
+    const model = this.views.models.model(scope)
+    const evaluation = decide(request, { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
+
+    const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
+    const seq = this.outbox.nextSeq()
+    const record: TransactionRecord = {
+      trace_id: call.traceId,
+      tenant_id: scope.tenant,
+      livemode: scope.mode === 'live',
+      created_ms: nowMs,
+      request,
+      decision,
+      ruleset_version: evaluation.ruleset_version,
+      model_version: evaluation.model_version,
+      features,
+      base_action: evaluation.base_action,
+      override_gate: evaluation.override_gate,
+      rule_errors: evaluation.rule_errors,
+      rollout_buckets: evaluation.rollout_buckets,
+      origin_id: this.originId,
+      origin_seq: seq
+    }
+    decision.latency_ms = Math.round(performance.now() - call.startedAt)
+    return { decision, ops: [...decisionRecordOps(record, features.device_known === 1), ...this.outbox.appendOps(seq, encodeEvent(record))] }
+  }
+}
+
+/** A decided call whose writes are not yet durable. */
+interface Prepared { decision: Decision, ops: WriteOp[], velocity: VelocityView }

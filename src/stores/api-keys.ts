@@ -1,0 +1,50 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { writeBatchSync } from './rocks.js'
+import { stateKey, TAG } from './keys.js'
+import type { StateDb } from './state-db.js'
+
+/** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
+export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'signals:write'] as const
+export type Scope = typeof ALL_SCOPES[number]
+
+/** What a key grants; the secret itself is never stored, only its SHA-256. */
+export interface ApiKeyRecord {
+  id: string
+  name: string
+  tenant_id: string
+  livemode: boolean
+  scopes: string[]
+  created_ms: number
+  /** Revoked keys answer 401 key_revoked. */
+  status?: 'active' | 'revoked'
+  /** Set on the old key of a rotation: valid until then, 401 key_expired after. */
+  expires_ms?: number | null
+  /** The prefix and last 4 characters, for display (sk_test_...abcd). */
+  redacted?: string
+  /** SHA-256 of the secret: how the key is found (the secret itself is never stored). */
+  secret_hash?: string
+  /** The key a rotation replaced this one with. */
+  rotated_to?: string | null
+}
+
+export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex')
+export const apiKeyKey = (secret: string) => apiKeyHashKey(secretHash(secret))
+export const apiKeyHashKey = (hash: string) => stateKey(TAG.apiKey, hash)
+export const apiKeyByIdKey = (tenant: string, id: string) => stateKey(TAG.apiKeyById, tenant, id)
+export const redact = (secret: string) => `${secret.slice(0, 8)}...${secret.slice(-4)}`
+
+export function newSecret (livemode: boolean): string {
+  return (livemode ? 'sk_live_' : 'sk_test_') + randomBytes(24).toString('base64url')
+}
+
+export async function lookupApiKey (state: StateDb, secret: string): Promise<ApiKeyRecord | undefined> {
+  const raw = await state.get(apiKeyKey(secret))
+  return raw === undefined ? undefined : JSON.parse(raw.toString()) as ApiKeyRecord
+}
+
+/** Registers a key in this instance's store only (bootstrap and test keys); managed keys go through the api-keys topic. */
+export function storeApiKey (state: StateDb, secret: string, record: ApiKeyRecord): void {
+  const full: ApiKeyRecord = { status: 'active', expires_ms: null, rotated_to: null, redacted: redact(secret), secret_hash: secretHash(secret), ...record }
+  const value = Buffer.from(JSON.stringify(full))
+  writeBatchSync(state.db, [{ type: 'put', key: apiKeyKey(secret), value }, { type: 'put', key: apiKeyByIdKey(record.tenant_id, record.id), value }], true)
+}

@@ -1,0 +1,42 @@
+import { scan } from './rocks.js'
+import { prefixRange, stateKey, TAG } from './keys.js'
+import type { StateDb } from './state-db.js'
+import type { Mode, Scope } from '../domain/scope.js'
+
+/** One audit entry: who changed what, with the request's trace id, on the append-only `audit` topic. */
+export interface AuditEntry {
+  id: string
+  tenant_id: string
+  mode: Mode
+  /** API key id, or the component that acted (e.g. webhook-delivery). */
+  actor: string
+  /** e.g. webhook_endpoint.created, webhook_endpoint.secret_rotated */
+  action: string
+  object_type: string
+  object_id: string
+  /** The request that made the change (its X-Trace-Id). */
+  trace_id: string | null
+  /** The decision the change concerns (a case's trace id), when there is one. */
+  subject_trace_id?: string | null
+  at_ms: number
+  data: Record<string, unknown>
+}
+
+export type AuditInput = Omit<AuditEntry, 'id' | 'at_ms'>
+
+/**
+ * Audit entries of a tenant and mode by id, and indexed by object id and by trace id (values: entry ids).
+ * Index keys sort by time, then by log position (`order`), so entries of one object keep the order they were written.
+ */
+export const auditKey = (tenant: string, mode: string, id: string) => stateKey(TAG.audit, tenant, mode, 'e', id)
+export const auditByObjectKey = (tenant: string, mode: string, objectId: string, order: string) => stateKey(TAG.audit, tenant, mode, 'o', objectId, order)
+export const auditByTraceKey = (tenant: string, mode: string, traceId: string, order: string) => stateKey(TAG.audit, tenant, mode, 't', traceId, order)
+
+/** Audit entries of one object or one trace id, oldest first (index keys sort by time, then log position). */
+export async function auditEntries (state: StateDb, scope: Scope, by: { objectId: string } | { traceId: string }): Promise<AuditEntry[]> {
+  const [gte, lt] = 'objectId' in by ? prefixRange(TAG.audit, scope.tenant, scope.mode, 'o', by.objectId) : prefixRange(TAG.audit, scope.tenant, scope.mode, 't', by.traceId)
+  const ids: string[] = []
+  for await (const [, id] of scan(state.db, gte, lt)) ids.push(id.toString())
+  const raw = await state.getMany(ids.map(id => auditKey(scope.tenant, scope.mode, id)))
+  return raw.flatMap(r => r === undefined ? [] : [JSON.parse(r.toString()) as AuditEntry])
+}

@@ -1,0 +1,20 @@
+import type { TransactionRecord } from '../domain/transaction.js'
+import type { WriteOp } from './rocks.js'
+import { deviceSeenKey, markDeviceSeenOp } from './device-history.js'
+import { lastLocationOps } from './last-location.js'
+import { putTransactionOp } from './transactions.js'
+import { scopeOf } from '../domain/scope.js'
+
+
+/**
+ * Local state a decision changes besides velocity: its transaction record, the device history and the user's
+ * last position.
+ * Used on the request path and by the materializer applying other instances' decisions.
+ */
+export function decisionRecordOps (record: TransactionRecord, deviceAlreadyKnown: boolean): WriteOp[] {
+  const scope = scopeOf(record)
+  const ops = [putTransactionOp(record), ...lastLocationOps(scope, record.request, record.created_ms)]
+  const seenKey = deviceSeenKey(scope, record.request)
+  if (seenKey !== undefined && !deviceAlreadyKnown) ops.push(markDeviceSeenOp(seenKey, record.created_ms))
+  return ops
+}

@@ -1,0 +1,280 @@
+import type { Features, ScoreRequest } from '../domain/decision/types.js'
+import type { WriteOp } from './rocks.js'
+import type { Scope } from '../domain/scope.js'
+import { stateKey, TAG } from './keys.js'
+import type { StateDb } from './state-db.js'
+import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
+
+/**
+ * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
+ * Counters: minute slots stored 60 to a record (one record per hour), hour slots 24 to a record (one per day)
+ * and day slots 32 to a record; each slot holds [count, amount sum, sum of squared amounts]. A window reads
+ * the records it spans: at most two. Distinct counts: per (dimension value, other dimension) a record of the other
+ * dimension's values with their last-seen time, the 256 most recent kept.
+ *
+ * Records are updated read-modify-write through a write-through cache: an increment is applied to the
+ * cached record synchronously and the whole record is put in the caller's write batch, so concurrent
+ * requests never lose an increment (JavaScript runs them one at a time and batches commit in order).
+ * A record stays pinned in the cache from the read that loaded it until the write that used it is durable.
+ * Features describe the history before the event: they are read before its increments.
+ */
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+const SLOTS = { m: 60, h: 24, d: 32 } as const
+const RESOLUTIONS = ['m', 'h', 'd'] as const
+/** Per slot: count, amount sum, squared amount sum. */
+const FIELDS = 3
+const FIELD = { count: 0, sum: 1, sumsq: 2 } as const
+type Resolution = keyof typeof SLOTS
+const LINKS_KEPT = 256
+
+
+interface Entry { key: Buffer, counters: Float64Array | undefined, links: Map<string, number> | undefined, pins: number }
+
+const unitOf = (ms: number, res: Resolution) => Math.floor(ms / UNIT_MS[res])
+const chunkOf = (unit: number, res: Resolution) => Math.floor(unit / SLOTS[res])
+
+function counterKey (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): Buffer {
+  return stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, res, String(chunk))
+}
+
+function linkKey (scope: Scope, dim: string, value: string, of: string): Buffer {
+  return stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
+}
+
+const id = (key: Buffer) => key.toString('latin1')
+
+/** The counter records of the `span` units of `res` ending with the event's. */
+function addCounterRecords (records: Plan['records'], scope: Scope, dim: string, value: string, res: Resolution, eventTimeMs: number, span: number): void {
+  if (span === 0) return
+  const unit = unitOf(eventTimeMs, res)
+  for (let c = chunkOf(unit - span + 1, res); c <= chunkOf(unit, res); c++) {
+    const key = counterKey(scope, dim, value, res, c)
+    records.set(id(key), { key, res })
+  }
+}
+
+/** The records a fraud label increments: label.<dimension> for each of the labelled transaction's dimensions. */
+function labelPlan (scope: Scope, request: ScoreRequest, eventTimeMs: number): Plan {
+  const records: Plan['records'] = new Map()
+  const tracked: Array<[string, string]> = []
+  for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant']) {
+    const value = dimensionValue(request, dim)
+    if (value === undefined) continue
+    tracked.push([LABEL_PREFIX + dim, value])
+    for (const res of RESOLUTIONS) addCounterRecords(records, scope, LABEL_PREFIX + dim, value, res, eventTimeMs, 1)
+  }
+  return { records, tracked, pairs: [] }
+}
+
+interface Plan {
+  /** Record id -> key and kind, for loading. */
+  records: Map<string, { key: Buffer, res: Resolution | 'links' }>
+  /** Dimensions with values, and the distinct pairs, that this event increments. */
+  tracked: Array<[string, string]>
+  pairs: Array<[string, string, string, string]>
+}
+
+/** Every record the features of `needs` and the event's increments touch. */
+function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Plan {
+  const records: Plan['records'] = new Map()
+  const dims = new Set<string>(BUILT_IN_DIMENSIONS)
+  for (const n of needs) dims.add(n.dimension)
+  const tracked: Array<[string, string]> = []
+  for (const dim of dims) {
+    const value = dimensionValue(request, dim)
+    if (value === undefined) continue
+    const counted = !isLabelDimension(dim)
+    if (counted) tracked.push([dim, value])
+    for (const res of RESOLUTIONS) {
+      let span = counted ? 1 : 0
+      for (const n of needs) if (n.dimension === dim && n.aggregate !== 'distinct' && WINDOWS[n.window].res === res) span = Math.max(span, WINDOWS[n.window].units)
+      addCounterRecords(records, scope, dim, value, res, eventTimeMs, span)
+    }
+  }
+  const pairs: Plan['pairs'] = []
+  for (const n of needs) {
+    if (n.aggregate !== 'distinct') continue
+    const value = dimensionValue(request, n.dimension)
+    const other = dimensionValue(request, n.of)
+    if (value === undefined) continue
+    const key = linkKey(scope, n.dimension, value, n.of)
+    if (!records.has(id(key))) {
+      records.set(id(key), { key, res: 'links' })
+      if (other !== undefined) pairs.push([n.dimension, value, n.of, other])
+    }
+  }
+  return { records, tracked, pairs }
+}
+
+/** The records one event touches, loaded and pinned. */
+export class VelocityView {
+  constructor (
+    private readonly store: VelocityStore,
+    private readonly entries: Map<string, Entry>,
+    private readonly plan: Plan,
+    private readonly scope: Scope,
+    private readonly request: ScoreRequest,
+    private readonly eventTimeMs: number,
+    private readonly needs: readonly VelocityNeed[]
+  ) {}
+
+  private sum (dim: string, value: string, res: Resolution, units: number, field: number): number {
+    const last = unitOf(this.eventTimeMs, res)
+    let total = 0
+    for (let u = last - units + 1; u <= last;) {
+      const chunk = chunkOf(u, res)
+      const data = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!.counters!
+      const end = Math.min(last, (chunk + 1) * SLOTS[res] - 1)
+      for (; u <= end; u++) total += data[(u - chunk * SLOTS[res]) * FIELDS + field]!
+    }
+    return total
+  }
+
+  /** Sets one feature per need whose dimension the request names (featureName(need)). */
+  features (into: Features = {}): Features {
+    for (const need of this.needs) {
+      const value = dimensionValue(this.request, need.dimension)
+      if (value === undefined) continue
+      const { res, units } = WINDOWS[need.window]
+      if (need.aggregate === 'distinct') {
+        const since = this.eventTimeMs - units * UNIT_MS[res]
+        let n = 0
+        for (const seen of this.entries.get(id(linkKey(this.scope, need.dimension, value, need.of)))!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
+        into[featureName(need)] = n
+      } else {
+        into[featureName(need)] = this.sum(need.dimension, value, res, units, FIELD[need.aggregate])
+      }
+    }
+    return into
+  }
+
+  /** When the request's `of` value was last seen with its `dimension` value (a distinct need must cover the pair). */
+  lastLinked (dimension: string, of: string): number | undefined {
+    const value = dimensionValue(this.request, dimension)
+    const other = dimensionValue(this.request, of)
+    if (value === undefined || other === undefined) return undefined
+    return this.entries.get(id(linkKey(this.scope, dimension, value, of)))?.links?.get(other)
+  }
+
+  private undo: Array<() => void> = []
+
+  /** Adds this event (in the cache, now) and returns the puts for the caller's batch; revert() takes it back. */
+  incrementOps (): WriteOp[] {
+    const ops: WriteOp[] = []
+    const amount = this.request.amount ?? 0
+    const column = this.store.column
+    for (const [dim, value] of this.plan.tracked) {
+      for (const res of RESOLUTIONS) {
+        const unit = unitOf(this.eventTimeMs, res)
+        const chunk = chunkOf(unit, res)
+        const e = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!
+        const slot = (unit - chunk * SLOTS[res]) * FIELDS
+        const counters = e.counters!
+        counters[slot]! += 1
+        counters[slot + 1]! += amount
+        counters[slot + 2]! += amount * amount
+        this.undo.push(() => { counters[slot]! -= 1; counters[slot + 1]! -= amount; counters[slot + 2]! -= amount * amount })
+        ops.push({ type: 'put', key: e.key, value: Buffer.from(counters.buffer.slice(0)), column })
+      }
+    }
+    for (const [dim, value, of, other] of this.plan.pairs) {
+      const e = this.entries.get(id(linkKey(this.scope, dim, value, of)))!
+      const links = e.links!
+      const before = links.get(other)
+      const seen = Math.max(before ?? 0, this.eventTimeMs)
+      links.set(other, seen)
+      this.undo.push(() => {
+        if (links.get(other) !== seen) return // a later event saw the pair since: keep its time
+        if (before === undefined) links.delete(other)
+        else links.set(other, before)
+      })
+      if (links.size > LINKS_KEPT) {
+        let oldest: string | undefined
+        for (const [k, t] of links) if (oldest === undefined || t < links.get(oldest)!) oldest = k
+        links.delete(oldest!)
+      }
+      ops.push({ type: 'put', key: e.key, value: Buffer.from(JSON.stringify(Object.fromEntries(links))), column })
+    }
+    return ops
+  }
+
+  /**
+   * Takes this event's increments back out of the cache: the batch that held them failed and was not
+   * written. Subtracts rather than restores, so other events' increments made since are kept.
+   */
+  revert (): void {
+    for (const fn of this.undo.splice(0).reverse()) fn()
+  }
+
+  /** Call once the batch holding incrementOps() is durable (or abandoned). */
+  release (): void {
+    for (const e of this.entries.values()) e.pins--
+    this.store.trim()
+  }
+}
+
+export class VelocityStore {
+  private readonly cache = new Map<string, Entry>()
+
+  constructor (private readonly state: StateDb, private readonly maxCached = 50_000) {}
+
+  get column (): unknown {
+    return this.state.velocity
+  }
+
+  /** Loads (and pins) every record the needs' features and the event's increments touch. */
+  async view (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
+    const p = plan(scope, request, eventTimeMs, needs)
+    return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, needs)
+  }
+
+  /** A view whose incrementOps() count one fraudulent transaction (labelled late) at its own event time. */
+  async labelView (scope: Scope, request: ScoreRequest, eventTimeMs: number): Promise<VelocityView> {
+    const p = labelPlan(scope, request, eventTimeMs)
+    return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, [])
+  }
+
+  private async load (p: Plan): Promise<Map<string, Entry>> {
+    const entries = new Map<string, Entry>()
+    const missing: string[] = []
+    for (const [rid] of p.records) {
+      const hit = this.cache.get(rid)
+      if (hit === undefined) { missing.push(rid); continue }
+      hit.pins++
+      entries.set(rid, hit)
+    }
+    if (missing.length > 0) {
+      const values = await this.state.getMany(missing.map(rid => p.records.get(rid)!.key), this.column)
+      missing.forEach((rid, i) => {
+        // Another event may have loaded the same record while this one waited: the cached copy wins.
+        let entry = this.cache.get(rid)
+        if (entry === undefined) {
+          const { key, res } = p.records.get(rid)!
+          entry = { key, pins: 0, ...decode(res, values[i]) }
+          this.cache.set(rid, entry)
+        }
+        entry.pins++
+        entries.set(rid, entry)
+      })
+    }
+    return entries
+  }
+
+  /** Evicts unpinned records, oldest first, down to the bound. */
+  trim (): void {
+    if (this.cache.size <= this.maxCached) return
+    for (const [rid, e] of this.cache) {
+      if (this.cache.size <= this.maxCached) break
+      if (e.pins === 0) this.cache.delete(rid)
+    }
+  }
+}
+
+function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
+  if (res === 'links') {
+    return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
+  }
+  const counters = new Float64Array(SLOTS[res] * FIELDS)
+  if (raw !== undefined) counters.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
+  return { counters, links: undefined }
+}

@@ -1,0 +1,32 @@
+import type { Delivery, WebhookEndpoint } from '../domain/webhooks/types.js'
+import { scanJson } from './rocks.js'
+import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
+import type { StateDb } from './state-db.js'
+import type { Scope } from '../domain/scope.js'
+
+export const webhookKey = (scope: Scope, id: string) => stateKey(TAG.webhook, scope.tenant, scope.mode, id)
+export const deliveryViewKey = (scope: Scope, endpointId: string, id: string) => stateKey(TAG.deliveryView, scope.tenant, scope.mode, endpointId, id)
+export const deliveryIndexKey = (scope: Scope, id: string) => stateKey(TAG.deliveryIndex, scope.tenant, scope.mode, id)
+
+const parse = <T>(raw: Buffer | undefined): T | undefined => raw === undefined ? undefined : JSON.parse(raw.toString()) as T
+
+export async function getEndpoint (state: StateDb, scope: Scope, id: string): Promise<WebhookEndpoint | undefined> {
+  return parse(await state.get(webhookKey(scope, id)))
+}
+
+/** Endpoints of a tenant and mode in id order, after `startingAfter` when given. */
+export async function * scanEndpoints (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<WebhookEndpoint> {
+  const [from, lt] = rangeAfter(prefixRange(TAG.webhook, scope.tenant, scope.mode), startingAfter === undefined ? undefined : webhookKey(scope, startingAfter))
+  yield * scanJson<WebhookEndpoint>(state.db, from, lt)
+}
+
+export async function getDeliveryView (state: StateDb, scope: Scope, id: string): Promise<Delivery | undefined> {
+  const endpointId = (await state.get(deliveryIndexKey(scope, id)))?.toString()
+  return endpointId === undefined ? undefined : parse(await state.get(deliveryViewKey(scope, endpointId, id)))
+}
+
+/** Deliveries of one endpoint in id (creation) order, after `startingAfter` when given. */
+export async function * scanDeliveries (state: StateDb, scope: Scope, endpointId: string, startingAfter?: string): AsyncGenerator<Delivery> {
+  const [from, lt] = rangeAfter(prefixRange(TAG.deliveryView, scope.tenant, scope.mode, endpointId), startingAfter === undefined ? undefined : deliveryViewKey(scope, endpointId, startingAfter))
+  yield * scanJson<Delivery>(state.db, from, lt)
+}

@@ -1,0 +1,33 @@
+import { createMutableRegistry, fromBinary } from '@bufbuild/protobuf'
+import { ProtobufDeserializer, ProtobufSerializer, SerdeType, type Client } from '@confluentinc/schemaregistry'
+import { DecisionRecordedSchema, file_fraud_v1_events } from '../gen/fraud/v1/events_pb.js'
+import { decodeEvent, fromEvent } from './records/transaction-record.js'
+import { type TransactionRecord } from '../domain/transaction.js'
+
+/**
+ * Wire format of the `decisions` topic. The outbox always holds plain Protobuf bytes; the codec turns them
+ * into what goes on the topic: the same bytes, or the Confluent wire format (magic byte, schema id,
+ * message indexes) through @confluentinc/schemaregistry when a registry is configured.
+ */
+export interface DecisionCodec {
+  readonly name: string
+  encode(topic: string, protobuf: Uint8Array): Promise<Uint8Array>
+  decode(topic: string, wire: Buffer): Promise<TransactionRecord>
+}
+
+export const plainProtobufCodec: DecisionCodec = {
+  name: 'protobuf',
+  encode: async (_topic, protobuf) => protobuf,
+  decode: async (_topic, wire) => decodeEvent(wire)
+}
+
+export function schemaRegistryCodec (client: Client): DecisionCodec {
+  const registry = createMutableRegistry(file_fraud_v1_events)
+  const serializer = new ProtobufSerializer(client, SerdeType.VALUE, { autoRegisterSchemas: true, registry })
+  const deserializer = new ProtobufDeserializer(client, SerdeType.VALUE, {})
+  return {
+    name: 'schema-registry-protobuf',
+    encode: async (topic, protobuf) => serializer.serialize(topic, fromBinary(DecisionRecordedSchema, protobuf)),
+    decode: async (topic, wire) => fromEvent(await deserializer.deserialize(topic, wire))
+  }
+}

@@ -1,0 +1,104 @@
+import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
+import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../../gen/fraud/v1/events_pb.js'
+import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema } from '../../gen/fraud/v1/score_pb.js'
+import type { Action, Decision, ScoreRequest } from '../../domain/decision/types.js'
+import type { TransactionRecord } from '../../domain/transaction.js'
+
+// google.protobuf.Struct fields surface as plain JSON objects in protobuf-es v2.
+const struct = (o: Record<string, unknown> | undefined) => o as JsonObject | undefined
+const plain = (s: JsonObject | undefined) => s as Record<string, unknown> | undefined
+
+export function toEvent (r: TransactionRecord): DecisionRecorded {
+  const q = r.request
+  return create(DecisionRecordedSchema, {
+    traceId: r.trace_id,
+    tenantId: r.tenant_id,
+    livemode: r.livemode,
+    createdMs: BigInt(r.created_ms),
+    originId: r.origin_id,
+    originSeq: BigInt(r.origin_seq),
+    request: create(ScoreRequestSchema, {
+      event: q.event,
+      amount: q.amount,
+      currency: q.currency,
+      userId: q.user_id,
+      ip: q.ip,
+      deviceId: q.device_id,
+      email: q.email,
+      eventTime: q.event_time === undefined ? undefined : BigInt(q.event_time),
+      geo: struct(q.geo),
+      metadata: struct(q.metadata),
+      custom: struct(q.custom)
+    }),
+    decision: create(DecisionSchema, {
+      score: r.decision.score,
+      riskLevel: r.decision.risk_level,
+      action: r.decision.action,
+      signals: r.decision.signals,
+      rules: r.decision.rules,
+      traceId: r.decision.trace_id,
+      latencyMs: r.decision.latency_ms,
+      shadow: r.decision.shadow === undefined ? undefined : create(ShadowOutcomeSchema, r.decision.shadow),
+      overrideGate: r.decision.override_gate
+    }),
+    rulesetVersion: r.ruleset_version,
+    modelVersion: r.model_version,
+    features: r.features,
+    overrideGate: r.override_gate ?? '',
+    baseAction: r.base_action,
+    ruleErrors: r.rule_errors.map(e => create(RuleErrorSchema, { ruleId: e.id, error: e.error })),
+    rolloutBuckets: r.rollout_buckets
+  })
+}
+
+function defined<T extends object> (o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k]
+  return o
+}
+
+export function fromEvent (e: DecisionRecorded): TransactionRecord {
+  const q = e.request!
+  const d = e.decision!
+  return {
+    trace_id: e.traceId,
+    tenant_id: e.tenantId,
+    livemode: e.livemode,
+    created_ms: Number(e.createdMs),
+    request: defined({
+      event: q.event,
+      amount: q.amount,
+      currency: q.currency,
+      user_id: q.userId,
+      ip: q.ip,
+      device_id: q.deviceId,
+      email: q.email,
+      event_time: q.eventTime === undefined ? undefined : Number(q.eventTime),
+      geo: plain(q.geo),
+      metadata: plain(q.metadata),
+      custom: plain(q.custom)
+    }),
+    decision: defined({
+      score: d.score,
+      risk_level: d.riskLevel as Decision['risk_level'],
+      action: d.action as Action,
+      signals: d.signals,
+      rules: d.rules,
+      trace_id: d.traceId,
+      latency_ms: d.latencyMs,
+      shadow: d.shadow === undefined ? undefined : { action: d.shadow.action as Action, rules: d.shadow.rules },
+      override_gate: d.overrideGate
+    }),
+    ruleset_version: e.rulesetVersion,
+    model_version: e.modelVersion,
+    features: { ...e.features },
+    base_action: e.baseAction as Action,
+    override_gate: e.overrideGate === '' ? null : e.overrideGate,
+    rule_errors: e.ruleErrors.map(x => ({ id: x.ruleId, error: x.error })),
+    rollout_buckets: { ...e.rolloutBuckets },
+    origin_id: e.originId,
+    origin_seq: Number(e.originSeq)
+  }
+}
+
+export const encodeEvent = (r: TransactionRecord): Uint8Array => toBinary(DecisionRecordedSchema, toEvent(r))
+export const decodeEvent = (b: Uint8Array): TransactionRecord => fromEvent(fromBinary(DecisionRecordedSchema, b))

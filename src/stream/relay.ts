@@ -1,0 +1,188 @@
+import type { Logger } from 'pino'
+import { deadLetterRecord, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
+import { RecordRejected, type EventLog, type LogRecord } from './eventlog/event-log.js'
+import { decodeEvent } from './records/transaction-record.js'
+import type { DecisionCodec } from './decision-codec.js'
+import type { Outbox, OutboxEntry } from '../stores/outbox.js'
+import type { StateDb } from '../stores/state-db.js'
+import { writeBatchSync } from '../stores/rocks.js'
+import type { PipelineHealth } from './health.js'
+
+export interface RelayOptions {
+  topic: string
+  deadLetterTopic: string
+  originId: string
+  /** How long to wait for more entries before publishing a batch (kafkajs has no linger of its own). */
+  lingerMs: number
+  maxBatch: number
+  /** Bytes of one append at most (keys, values, headers): below what the log accepts in one request. */
+  maxBatchBytes: number
+}
+
+/** What a record costs against the byte cap: key, value, headers and Kafka's per-record overhead, rounded up. */
+export function recordBytes (r: LogRecord): number {
+  let bytes = 70 + Buffer.byteLength(r.key) + r.value.byteLength
+  for (const [k, v] of Object.entries(r.headers ?? {})) bytes += Buffer.byteLength(k) + Buffer.byteLength(v) + 8
+  return bytes
+}
+
+const COMPONENT = 'outbox-relay'
+
+/**
+ * Publishes the outbox to the event log in sequence order, in batches capped by count and bytes, and removes
+ * what the log acknowledged. A crash between the acknowledgement and the removal republishes that batch:
+ * consumers de-duplicate by trace_id (headers carry origin id and sequence too).
+ *
+ * No entry blocks the stream: an entry that cannot be decoded, or that the log refuses for what it is (too
+ * large), is retried alone DEAD_LETTER_AFTER times, then goes to the dead-letter topic with its reason, is
+ * counted, and the relay moves on. An unavailable log is retried without end (nothing is lost), and health
+ * says the relay is failing meanwhile.
+ */
+export class OutboxRelay {
+  private publishedThrough = 0
+  private wake: (() => void) | undefined
+  private signalled = true
+  private stopping = false
+  private loop: Promise<void> | undefined
+  private backlog = 0
+  /** Consecutive failures of the entry at the head of the outbox, alone. */
+  private head = { seq: 0, failures: 0 }
+
+  constructor (
+    private readonly state: StateDb,
+    private readonly outbox: Outbox,
+    private readonly log: EventLog,
+    private readonly codec: DecisionCodec,
+    private readonly options: RelayOptions,
+    private readonly health: PipelineHealth,
+    private readonly logger: Logger
+  ) {}
+
+  start (): void {
+    this.loop ??= this.run()
+  }
+
+  /** Called after each durable write that added outbox entries. */
+  notify (): void {
+    this.backlog++
+    this.signalled = true
+    this.wake?.()
+  }
+
+  /** Entries written but not yet acknowledged by the log (approximate until the first pass completes). */
+  get pending (): number {
+    return this.backlog
+  }
+
+  private async run (): Promise<void> {
+    let failures = 0
+    while (true) {
+      if (!this.signalled) {
+        if (this.stopping) return
+        await new Promise<void>(resolve => { this.wake = resolve })
+        this.wake = undefined
+        if (this.options.lingerMs > 0 && !this.stopping) await new Promise(resolve => setTimeout(resolve, this.options.lingerMs))
+      }
+      this.signalled = false
+      try {
+        const published = await this.publishBatch()
+        failures = 0
+        this.health.recovered(COMPONENT)
+        if (published > 0) this.signalled = true
+        else this.backlog = 0
+      } catch (err) {
+        if (this.stopping) return
+        failures++
+        this.health.failing(COMPONENT, err)
+        this.logger.warn({ err, failures }, 'outbox relay: publish failed, retrying')
+        this.signalled = true
+        await new Promise(resolve => setTimeout(resolve, Math.min(5000, 50 * 2 ** Math.min(failures, 7))))
+      }
+    }
+  }
+
+  /** Publishes the next batch; returns how many entries left the outbox (published or dead-lettered). */
+  private async publishBatch (): Promise<number> {
+    const entries = await this.outbox.read(this.options.maxBatch, this.publishedThrough)
+    if (entries.length === 0) return 0
+    // After a failure the head entry goes alone, until it passes or is dead-lettered.
+    const alone = this.head.seq === entries[0]!.seq && this.head.failures > 0
+    const batch: OutboxEntry[] = []
+    const records: LogRecord[] = []
+    let bytes = 0
+    for (const e of alone ? entries.slice(0, 1) : entries) {
+      let record: LogRecord
+      try {
+        record = await this.toRecord(e)
+      } catch (err) {
+        if (batch.length > 0) break
+        return await this.failed(e, err)
+      }
+      const size = recordBytes(record)
+      if (batch.length > 0 && bytes + size > this.options.maxBatchBytes) break
+      batch.push(e)
+      records.push(record)
+      bytes += size
+    }
+    try {
+      await this.log.append(this.options.topic, records)
+    } catch (err) {
+      if (!(err instanceof RecordRejected)) throw err
+      if (batch.length > 1) { this.head = { seq: batch[0]!.seq, failures: 1 }; throw err }
+      return await this.failed(batch[0]!, err)
+    }
+    this.head = { seq: 0, failures: 0 }
+    this.remove(batch)
+    return batch.length
+  }
+
+  private async toRecord (e: OutboxEntry): Promise<LogRecord> {
+    const decoded = decodeEvent(e.value)
+    return {
+      key: `${decoded.tenant_id}:${decoded.trace_id}`,
+      value: await this.codec.encode(this.options.topic, e.value),
+      headers: { origin: this.options.originId, seq: String(e.seq), trace_id: decoded.trace_id },
+      timestamp: decoded.created_ms
+    }
+  }
+
+  /**
+   * The head entry failed alone for what it is: rethrown (retried alone after a pause) until it has failed
+   * DEAD_LETTER_AFTER times, then dead-lettered.
+   */
+  private async failed (e: OutboxEntry, err: unknown): Promise<number> {
+    const failures = this.head.seq === e.seq ? this.head.failures + 1 : 1
+    this.head = { seq: e.seq, failures }
+    if (failures < DEAD_LETTER_AFTER) throw err
+    const source = { source: 'outbox', origin: this.options.originId, seq: String(e.seq), target_topic: this.options.topic }
+    await this.log.append(this.options.deadLetterTopic, [deadLetterRecord(source, `${this.options.originId}:${e.seq}`, e.value, err)])
+    this.health.deadLettered(COMPONENT)
+    this.logger.error({ err, seq: e.seq }, 'outbox relay: entry dead-lettered')
+    this.head = { seq: 0, failures: 0 }
+    this.remove([e])
+    return 1
+  }
+
+  private remove (entries: OutboxEntry[]): void {
+    writeBatchSync(this.state.db, this.outbox.removeOps(entries), false)
+    this.publishedThrough = entries[entries.length - 1]!.seq
+    this.backlog = Math.max(0, this.backlog - entries.length)
+  }
+
+  /**
+   * Publishes what it can of the outbox within `timeoutMs`, then stops; entries still unpublished stay in the
+   * outbox for the next start (nothing is lost). An append still under way is abandoned, not awaited.
+   */
+  async stop (timeoutMs = 5000): Promise<void> {
+    this.stopping = true
+    this.signalled = true
+    this.wake?.()
+    let timer: NodeJS.Timeout | undefined
+    const done = await Promise.race([
+      this.loop?.then(() => true) ?? Promise.resolve(true),
+      new Promise<false>(resolve => { timer = setTimeout(() => resolve(false), timeoutMs) })
+    ])
+    clearTimeout(timer)
+    if (!done) this.logger.warn({ pending: this.backlog }, 'outbox relay: stopped before the outbox was published; the entries stay in it')
+  }
+}

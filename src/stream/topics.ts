@@ -1,0 +1,52 @@
+import type { EventLog } from './eventlog/event-log.js'
+
+/** Every topic name, under the configured prefix. */
+export function topicNames (config: { topicPrefix: string }) {
+  const p = config.topicPrefix
+  return {
+    prefix: p,
+    decisions: `${p}decisions`,
+    events: `${p}events`,
+    rulesets: `${p}rulesets`,
+    caseCommands: `${p}case-commands`,
+    cases: `${p}cases`,
+    overrides: `${p}overrides`,
+    feedback: `${p}feedback`,
+    webhooks: `${p}webhooks`,
+    webhookDeliveries: `${p}webhook-deliveries`,
+    webhookDeadLetters: `${p}webhook-dead-letters`,
+    audit: `${p}audit`,
+    apiKeys: `${p}api-keys`,
+    billing: `${p}billing`,
+    clientCas: `${p}client-cas`,
+    signals: `${p}signals`,
+    models: `${p}models`,
+    /** Records no consumer (or the outbox relay) could process, with source and reason in their headers. */
+    deadLetters: `${p}dead-letters`
+  }
+}
+export type TopicNames = ReturnType<typeof topicNames>
+
+/** Creates the service's topics when missing. `case-commands` and `cases` share a partition count (case ownership). */
+export async function ensureServiceTopics (log: EventLog, config: { topicPrefix: string, decisionsPartitions: number }): Promise<void> {
+  const t = topicNames(config)
+  await log.ensureTopics([
+    { name: t.decisions, partitions: config.decisionsPartitions },
+    { name: t.rulesets, partitions: 3, compacted: true },
+    { name: t.events, partitions: 6 },
+    { name: t.caseCommands, partitions: 6 },
+    { name: t.cases, partitions: 6, compacted: true },
+    { name: t.overrides, partitions: 3, compacted: true },
+    { name: t.feedback, partitions: 6 },
+    { name: t.webhooks, partitions: 3, compacted: true },
+    { name: t.webhookDeliveries, partitions: 6, compacted: true },
+    { name: t.webhookDeadLetters, partitions: 6 },
+    { name: t.audit, partitions: 6 },
+    { name: t.apiKeys, partitions: 3, compacted: true },
+    { name: t.billing, partitions: 6 },
+    { name: t.clientCas, partitions: 1, compacted: true },
+    { name: t.signals, partitions: 3, compacted: true },
+    { name: t.models, partitions: 3 },
+    { name: t.deadLetters, partitions: 3 }
+  ])
+}

@@ -1,0 +1,68 @@
+import type { BatchWrites } from '../topic-materializer.js'
+import { prefixRange, stateKey, TAG } from '../../stores/keys.js'
+import type { StateDb } from '../../stores/state-db.js'
+import { scopeId, type Mode, type Scope } from '../../domain/scope.js'
+import { scan } from '../../stores/rocks.js'
+import { PRIOR, type ScoringModel } from '../../domain/model/model.js'
+
+/** A model version on the `models` topic (JSON, key "<tenant>:<mode>"), published by the model-trainer topology. */
+export interface ModelRecord {
+  tenant_id: string
+  mode: Mode
+  model: ScoringModel
+  /** Labelled decisions the model has learned from so far. */
+  trained: number
+  /** Event time of the latest decision it learned from (ms). */
+  trained_through_ms: number
+  created_ms: number
+}
+
+// Active models under their own prefix: loading them at start reads one record per tenant and mode, not every version.
+const activeKey = (scope: Scope) => stateKey(TAG.model, 'active', scope.tenant, scope.mode)
+const versionKey = (scope: Scope, version: string) => stateKey(TAG.model, 'v', scope.tenant, scope.mode, version)
+
+/**
+ * The model each tenant scores with, in memory (the request path reads it without I/O), and every version
+ * seen, in local state (re-evaluation). Loaded at start, then kept current by the models materializer.
+ * A tenant without a published model scores with the global PRIOR.
+ */
+export class ModelRegistry {
+  private readonly active = new Map<string, ModelRecord>()
+
+  private constructor (private readonly state: StateDb) {}
+
+  static async load (state: StateDb): Promise<ModelRegistry> {
+    const registry = new ModelRegistry(state)
+    const [gte, lt] = prefixRange(TAG.model, 'active')
+    for await (const [, value] of scan(state.db, gte, lt)) {
+      const record = JSON.parse(value.toString()) as ModelRecord
+      registry.active.set(scopeId({ tenant: record.tenant_id, mode: record.mode }), record)
+    }
+    return registry
+  }
+
+  model (scope: Scope): ScoringModel {
+    return this.active.get(scopeId(scope))?.model ?? PRIOR
+  }
+
+  record (scope: Scope): ModelRecord | undefined {
+    return this.active.get(scopeId(scope))
+  }
+
+  async version (scope: Scope, version: string): Promise<ScoringModel | undefined> {
+    if (version === PRIOR.version) return PRIOR
+    const raw = await this.state.get(versionKey(scope, version))
+    return raw === undefined ? undefined : (JSON.parse(raw.toString()) as ModelRecord).model
+  }
+
+  /** Stores a published version and makes it active unless a newer one is (by training progress). */
+  apply (record: ModelRecord, writes: BatchWrites): void {
+    const scope = { tenant: record.tenant_id, mode: record.mode }
+    const value = Buffer.from(JSON.stringify(record))
+    writes.put(versionKey(scope, record.model.version), value)
+    const current = this.active.get(scopeId(scope))
+    if (current !== undefined && current.trained > record.trained) return
+    writes.put(activeKey(scope), value)
+    this.active.set(scopeId(scope), record)
+  }
+}

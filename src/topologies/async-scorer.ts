@@ -1,0 +1,149 @@
+import { LINK_KINDS, linkAnalysis, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
+import { eventRecord } from '../stream/records/service-event.js'
+import { stableEventId, type ServiceEvent } from '../domain/events.js'
+import type { TransactionRecord } from '../domain/transaction.js'
+import { BatchWrites } from '../stream/topic-materializer.js'
+import { scopeOf, type Scope } from '../domain/scope.js'
+import { stateKey, TAG } from '../stores/keys.js'
+import { dimensionValue } from '../domain/features/velocity-spec.js'
+import type { RunningTopology, Topology, TopologyContext } from './index.js'
+
+/** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
+const WINDOW_MS = 30 * 86_400_000
+const LINKS_KEPT = 256
+
+type Links = Record<string, number>
+const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
+const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
+const checkpointKey = (topic: string, partition: number) => stateKey(TAG.checkpoint, 'async-scorer', topic, String(partition))
+const SEP = '\u0000'
+
+/** The graph nodes one decision reads and writes, loaded before the (synchronous) check runs. */
+class GraphSlice implements LinkGraph {
+  private readonly nodes = new Map<string, Links>()
+  constructor (private readonly scope: Scope, private readonly writes: BatchWrites, private readonly nowMs: number) {}
+
+  private async node (key: Buffer): Promise<Links> {
+    const id = key.toString('latin1')
+    let links = this.nodes.get(id)
+    if (links === undefined) {
+      const raw = await this.writes.get(key)
+      links = raw === undefined ? {} : JSON.parse(raw.toString()) as Links
+      this.nodes.set(id, links)
+    }
+    return links
+  }
+
+  private live (links: Links | undefined): string[] {
+    return links === undefined ? [] : Object.keys(links).filter(k => links[k]! > this.nowMs - WINDOW_MS)
+  }
+
+  /** Two hops from the request's identifiers: their users, those users' identifiers, and those identifiers' users. */
+  async load (request: TransactionRecord['request']): Promise<void> {
+    const firstHop = new Set<string>()
+    for (const kind of LINK_KINDS) {
+      const value = dimensionValue(request, kind)
+      if (value !== undefined) for (const u of this.live(await this.node(identifierKey(this.scope, kind, value)))) firstHop.add(u)
+    }
+    if (request.user_id !== undefined) await this.node(userKey(this.scope, request.user_id))
+    for (const u of firstHop) {
+      for (const link of this.live(await this.node(userKey(this.scope, u)))) {
+        const [kind, value] = link.split(SEP) as [LinkKind, string]
+        if (kind !== 'ip') await this.node(identifierKey(this.scope, kind, value))
+      }
+    }
+  }
+
+  usersOf (kind: LinkKind, value: string): string[] {
+    return this.live(this.nodes.get(identifierKey(this.scope, kind, value).toString('latin1')))
+  }
+
+  identifiersOf (user: string): Array<[LinkKind, string]> {
+    return this.live(this.nodes.get(userKey(this.scope, user).toString('latin1'))).map(l => l.split(SEP) as [LinkKind, string])
+  }
+
+  /** Adds the decision's links (after the check: it describes the graph before the event). */
+  link (request: TransactionRecord['request'], atMs: number): void {
+    const user = request.user_id
+    if (user === undefined) return
+    const put = (key: Buffer, member: string) => {
+      const links = this.nodes.get(key.toString('latin1')) ?? {}
+      links[member] = Math.max(links[member] ?? 0, atMs)
+      const kept = Object.entries(links).sort((a, b) => b[1] - a[1]).slice(0, LINKS_KEPT)
+      this.writes.put(key, Buffer.from(JSON.stringify(Object.fromEntries(kept))))
+      this.nodes.set(key.toString('latin1'), Object.fromEntries(kept))
+    }
+    for (const kind of LINK_KINDS) {
+      const value = dimensionValue(request, kind)
+      if (value === undefined) continue
+      put(identifierKey(this.scope, kind, value), user)
+      put(userKey(this.scope, user), `${kind}${SEP}${value}`)
+    }
+  }
+}
+
+/**
+ * Where a partition's analysis stands: every record up to `offset` is in the graph; `events` are those of
+ * such records whose append is not known to be done (the records of the batch they came in are not committed
+ * yet), by the offset of their decision.
+ */
+interface Checkpoint {
+  offset: number
+  events: Array<{ offset: number, tenant: string, event: ServiceEvent }>
+}
+
+/** The `score.async` event of a decision's deferred check; its id derives from the trace id. Pure. */
+export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<ReturnType<typeof linkAnalysis>>): ServiceEvent {
+  return { id: stableEventId('score.async', d.trace_id, report.check), type: 'score.async', created: Math.floor(d.created_ms / 1000), livemode: d.livemode, data: { trace_id: d.trace_id, ...report } }
+}
+
+/**
+ * The async-scorer topology: deferred deep checks on the decisions stream. Link analysis over a graph of users
+ * and the devices, emails, cards and IPs they used (its own local state, 30 days by event time) finds accounts
+ * tied together (mule rings, synthetic identities); a decision linked to at least one other user gets a
+ * `score.async` event with its trace_id.
+ *
+ * A partition's offset is checkpointed in the same write as the graph, with the events of the records it
+ * covers whose append may not have happened. A redelivered record (the append or the offset commit after its
+ * batch failed, or the process died in between) is not analysed again: the graph already holds it and what
+ * came after, so the check would describe another graph (new events for decisions that had none, different
+ * ones under the same id). Its event, if it had one, is appended again as it was: at worst the same event
+ * (same id and content) twice on the topic, never a changed or an extra one.
+ */
+export const asyncScorer: Topology = {
+  name: 'async-scorer',
+  description: 'score.async events from link analysis (shared devices, emails, cards, IPs) on the decisions stream',
+  async start (ctx: TopologyContext): Promise<RunningTopology> {
+    const subscription = await ctx.log.subscribe({
+      group: `${ctx.topics.prefix}async-scorer`,
+      topics: [ctx.topics.decisions],
+      fromBeginning: true,
+      onBatch: async records => {
+        const { topic, partition } = records[0]!
+        const first = records[0]!.offset
+        const last = records[records.length - 1]!.offset
+        const raw = await ctx.state.get(checkpointKey(topic, partition))
+        const done: Checkpoint = raw === undefined ? { offset: -1, events: [] } : JSON.parse(raw.toString()) as Checkpoint
+        // Delivered again: appended again. Before this batch: committed, forgotten. After it: kept for their turn.
+        const out = done.events.filter(e => e.offset >= first && e.offset <= last)
+        const later = done.events.filter(e => e.offset > last)
+        const writes = new BatchWrites(ctx.state)
+        for (const r of records) {
+          if (r.offset <= done.offset) continue
+          const d = await ctx.codec.decode(r.topic, r.value)
+          if (d.request.user_id === undefined) continue
+          const graph = new GraphSlice(scopeOf(d), writes, d.created_ms)
+          await graph.load(d.request)
+          const report = linkAnalysis(d.request, d.features, graph)
+          graph.link(d.request, d.created_ms)
+          if (report !== undefined && report.linked_users > 0) out.push({ offset: r.offset, tenant: d.tenant_id, event: scoreAsyncEvent(d, report) })
+        }
+        const checkpoint: Checkpoint = { offset: Math.max(done.offset, last), events: [...out, ...later] }
+        writes.put(checkpointKey(topic, partition), Buffer.from(JSON.stringify(checkpoint)))
+        await ctx.state.committer.commit(writes.ops())
+        if (out.length > 0) await ctx.log.append(ctx.topics.events, out.map(e => eventRecord(e.tenant, e.event)))
+      }
+    })
+    return { stop: () => subscription.close() }
+  }
+}

@@ -1,0 +1,44 @@
+import { caseIdForTrace, commandRecord } from '../stream/records/case-commands.js'
+import { writeCases } from './case-writer.js'
+import type { CaseCommand } from '../domain/cases/types.js'
+import { subjectsOf } from '../domain/decision/subjects.js'
+import type { TransactionRecord } from '../domain/transaction.js'
+import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
+
+/** The open command of a `flag` decision's case. Pure; the same decision always gives the same command. */
+export function openCommandFor (d: TransactionRecord): CaseCommand {
+  return {
+    id: `cmd_open_${d.trace_id}`,
+    type: 'open',
+    tenant_id: d.tenant_id,
+    mode: d.livemode ? 'live' : 'test',
+    case_id: caseIdForTrace(d.trace_id),
+    at_ms: d.created_ms,
+    actor: 'case-opener',
+    trace_id: d.trace_id,
+    reason: d.decision.rules.length > 0 ? `Flagged by rules: ${d.decision.rules.join(', ')}` : `Flagged at ${d.decision.risk_level} risk (score ${d.decision.score})`,
+    opened_by: 'rule',
+    rules: d.decision.rules,
+    subjects: subjectsOf(d.request)
+  }
+}
+
+/**
+ * Cases: every `flag` decision on the decisions stream becomes an open command on `case-commands` (case id
+ * derived from the trace id, so idempotent), and the same topology is the single writer that applies every
+ * case command (flags, analysts' opens, assignments, dispositions) in the partition that owns the case id.
+ */
+export const caseOpener: Topology = {
+  name: 'case-opener',
+  description: 'opens a case per flag decision; single writer of case transitions; case.created / case.dispositioned events, feedback labels',
+  async start (ctx: TopologyContext): Promise<RunningTopology> {
+    const opener = await mapDecisions(ctx, 'case-opener', ctx.topics.caseCommands, d => d.decision.action === 'flag' ? [commandRecord(openCommandFor(d))] : [])
+    const writer = await ctx.log.subscribe({
+      group: `${ctx.topics.prefix}case-writer`,
+      topics: [ctx.topics.caseCommands],
+      fromBeginning: true,
+      onBatch: records => writeCases(ctx, records)
+    })
+    return { stop: async () => { await opener.stop(); await writer.close() } }
+  }
+}

@@ -1,0 +1,32 @@
+import type { TransactionRecord } from '../domain/transaction.js'
+import { eventRecord } from '../stream/records/service-event.js'
+import { stableEventId, type ServiceEvent } from '../domain/events.js'
+import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
+
+/** Stable across replays and retries: the same hit always yields the same event id. */
+export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {
+  return stableEventId('rule.triggered', traceId, ruleId, mode)
+}
+
+/** One `rule.triggered` event per enforce or shadow rule that matched a decision. Pure. */
+export function ruleTriggeredEvents (d: TransactionRecord): ServiceEvent[] {
+  const hit = (ruleId: string, mode: 'enforce' | 'shadow', action: string): ServiceEvent => ({
+    id: ruleTriggeredId(d.trace_id, ruleId, mode),
+    type: 'rule.triggered',
+    created: Math.floor(d.created_ms / 1000),
+    livemode: d.livemode,
+    data: { trace_id: d.trace_id, rule_id: ruleId, mode, action, ruleset_version: d.ruleset_version }
+  })
+  return [
+    ...d.decision.rules.map(id => hit(id, 'enforce', d.decision.action)),
+    ...(d.decision.shadow?.rules ?? []).map(id => hit(id, 'shadow', d.decision.shadow!.action))
+  ]
+}
+
+/** Consumes `decisions`, produces `rule.triggered` on `events`. At-least-once; receivers de-duplicate by event id. */
+export const ruleTriggered: Topology = {
+  name: 'rule-triggered',
+  description: 'rule.triggered events for enforce and shadow rule hits on the decisions stream',
+  start: (ctx: TopologyContext): Promise<RunningTopology> =>
+    mapDecisions(ctx, 'rule-triggered', ctx.topics.events, d => ruleTriggeredEvents(d).map(event => eventRecord(d.tenant_id, event)))
+}

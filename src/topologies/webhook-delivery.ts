@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs'
+import { parseEvent } from '../stream/records/service-event.js'
+import { TopicMaterializer } from '../stream/topic-materializer.js'
+import { scanEndpoints } from '../stores/webhooks.js'
+import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
+import { Dispatcher } from './webhooks/dispatcher.js'
+import { httpSender } from './webhooks/http-sender.js'
+import { deliveryIdFor, REPLAY_HEADERS, type Delivery } from '../domain/webhooks/types.js'
+import type { RunningTopology, Topology, TopologyContext } from './index.js'
+
+/**
+ * Webhook delivery: consumes `events` (one consumer group, partitions shared between delivery processes),
+ * turns each event into one delivery per subscribed endpoint of the same tenant and mode, stored in this
+ * process's retry store with the partition checkpoint in the same batch, and runs the dispatcher over that store.
+ */
+export const webhookDelivery: Topology = {
+  name: 'webhook-delivery',
+  description: 'delivers events to webhook endpoints: HMAC-signed, retried with jittered backoff, dead-lettered',
+  async start (ctx: TopologyContext): Promise<RunningTopology> {
+    const { state, clock, config } = ctx
+    const intake = new TopicMaterializer<{ raw: string }, undefined>(state, ctx.log, ctx.topics.events, `${ctx.topics.prefix}webhook-delivery`, ctx.logger, {
+      // An endpoint registered just before an event must already be known here.
+      beforeBatch: () => ctx.webhooks.catchUp(),
+      decode: value => ({ raw: value.toString() }),
+      apply: async ({ raw }, record, writes) => {
+        const event = parseEvent(Buffer.from(raw))
+        const tenant = record.headers.tenant_id
+        if (tenant === undefined) return []
+        const replayEndpoint = record.headers[REPLAY_HEADERS.endpoint]
+        const scope = { tenant, mode: event.livemode ? 'live' as const : 'test' as const }
+        for await (const endpoint of scanEndpoints(state, scope)) {
+          if (endpoint.status !== 'enabled' || !endpoint.events.includes(event.type)) continue
+          if (replayEndpoint !== undefined && endpoint.id !== replayEndpoint) continue
+          const id = deliveryIdFor(event, endpoint.id, record.headers[REPLAY_HEADERS.id])
+          if (await writes.get(ownedKey(id)) !== undefined) continue
+          const now = clock()
+          const delivery: Delivery = {
+            id, tenant_id: tenant, mode: scope.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, payload: raw,
+            status: 'pending', attempts: [], next_attempt_ms: now, created_ms: now, replay_of: record.headers[REPLAY_HEADERS.of] ?? null, version: 1
+          }
+          // The state and its due entry come from the one function the dispatcher records attempts with.
+          for (const op of saveOps(delivery, undefined)) {
+            if (op.type === 'put') writes.put(op.key, op.value)
+            else writes.del(op.key)
+          }
+        }
+        return []
+      }
+    })
+    const dispatcher = new Dispatcher({
+      state,
+      log: ctx.log,
+      topics: ctx.topics,
+      send: httpSender({ timeoutMs: config.webhookTimeoutMs, extraCa: config.webhookCaFile === undefined ? undefined : readFileSync(config.webhookCaFile, 'utf8') }),
+      audit: ctx.audit,
+      logger: ctx.logger,
+      clock,
+      backoffScale: config.webhookBackoffScale
+    })
+    await intake.start()
+    dispatcher.start()
+    return { stop: async () => { await intake.stop(); await dispatcher.stop() } }
+  }
+}

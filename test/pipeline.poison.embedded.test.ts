@@ -1,4 +1,0 @@
-import { poisonSuite } from './pipeline.poison.flow.js'
-import { startTestApp } from './support/app.js'
-
-poisonSuite('embedded', () => startTestApp({ RELAY_LINGER_MS: '200' }))

@@ -1,0 +1,73 @@
+import { MockClient } from '@confluentinc/schemaregistry'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { App } from '../../src/app/app.js'
+import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
+import { encodeEvent, decodeEvent } from '../../src/stream/records/transaction-record.js'
+import { type TransactionRecord } from '../../src/domain/transaction.js'
+import { plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decision-codec.js'
+import { auth, startTestApp } from '../support/app.js'
+import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
+import { readDecisionStream } from '../support/stream.js'
+
+const record: TransactionRecord = {
+  trace_id: 'trc_01test',
+  tenant_id: 'ten_1',
+  livemode: true,
+  created_ms: 1_795_000_000_123,
+  request: { event: 'payment', amount: 12.5, currency: 'EUR', user_id: 'u1', ip: '2001:db8::1', geo: { country: 'FR', lat: 48.85 }, metadata: { order: 'o-1' }, custom: { card_bin: '411111', tags: ['a', 'b'] } },
+  decision: { score: 0.1234, risk_level: 'low', action: 'approve', signals: ['known_device'], rules: [], trace_id: 'trc_01test', latency_ms: 2, shadow: { action: 'flag', rules: ['r_new'] } },
+  ruleset_version: 'rs_default_1',
+  model_version: 'prior-2026-11-22',
+  features: { amount: 12.5, user_count_1h: 3 },
+  base_action: 'approve',
+  override_gate: null,
+  rule_errors: [{ id: 'r_dev', error: 'No such key: device_id' }],
+  rollout_buckets: { pack_a: 42.17 },
+  origin_id: 'org_1',
+  origin_seq: 42
+}
+
+describe('decision event serialization', () => {
+  it('round-trips a record through plain Protobuf, keeping geo, metadata and custom keys', async () => {
+    expect(decodeEvent(encodeEvent(record))).toEqual(record)
+    const wire = await plainProtobufCodec.encode('decisions', encodeEvent(record))
+    expect(await plainProtobufCodec.decode('decisions', Buffer.from(wire))).toEqual(record)
+  })
+
+  it('uses the Confluent wire format through @confluentinc/schemaregistry and registers the schema', async () => {
+    const client = new MockClient()
+    const codec = schemaRegistryCodec(client)
+    const wire = Buffer.from(await codec.encode('decisions', encodeEvent(record)))
+    expect(wire[0]).toBe(0) // magic byte
+    const schemaId = wire.readInt32BE(1)
+    expect(schemaId).toBeGreaterThan(0)
+    const subjects = await client.getAllSubjects()
+    expect(subjects).toContain('decisions-value')
+    const latest = await client.getLatestSchemaMetadata('decisions-value')
+    expect(latest.schemaType).toBe('PROTOBUF')
+    expect(await codec.decode('decisions', wire)).toEqual(record)
+  })
+})
+
+const brokers = await kafkaBrokersOrSkip('schema-registry serde over Kafka')
+
+describe.skipIf(brokers === undefined)('decisions serialized with the registry serde on real Kafka', () => {
+  let app: App | undefined
+  afterAll(async () => { await app?.close() })
+
+  it('publishes registry-framed records that a registry-aware consumer decodes', async () => {
+    const client = new MockClient()
+    const codec = schemaRegistryCodec(client)
+    app = await startTestApp({ TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('sr')}.` }, { codec })
+    const res = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'login', user_id: 'u-sr', geo: { country: 'DE' } } })
+    const traceId = res.json().trace_id as string
+    const reader = new KafkaEventLog({ brokers: brokers!, clientId: 'sr-reader' })
+    try {
+      const stream = await readDecisionStream(reader, app.decisionsTopic, uniqueName('g'), [traceId], codec)
+      expect(stream.missing).toEqual([])
+      expect(stream.byTrace.get(traceId)!.request).toEqual({ event: 'login', user_id: 'u-sr', geo: { country: 'DE' } })
+    } finally {
+      await reader.close()
+    }
+  })
+})
