@@ -17,28 +17,28 @@ export const principalScope = (p: Principal): Scope => ({ tenant: p.tenant, mode
 /** Extracts the bearer secret, refusing what cannot be a current key before any store lookup. */
 export function bearerSecret (header: string | undefined, nowMs: number): string {
   if (header === undefined || header === '') {
-    throw new ApiError(401, 'authentication_error', 'missing_key', 'No API key provided. Send it as `Authorization: Bearer sk_live_...` or `sk_test_...`.')
+    throw new ApiError('missing_key', 'No API key provided. Send it as `Authorization: Bearer sk_live_...` or `sk_test_...`.')
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
   if (match === null) {
-    throw new ApiError(401, 'authentication_error', 'invalid_key', 'Malformed Authorization header. Expected `Bearer <API_KEY>`.')
+    throw new ApiError('invalid_key', 'Malformed Authorization header. Expected `Bearer <API_KEY>`.')
   }
   const secret = match[1]!
   if (!secret.startsWith('sk_live_') && !secret.startsWith('sk_test_') && nowMs >= LEGACY_CUTOFF_MS) {
-    throw new ApiError(401, 'authentication_error', 'invalid_key', 'Keys with legacy prefixes are rejected since 2026-09-01. Use an sk_live_ or sk_test_ key.')
+    throw new ApiError('invalid_key', 'Keys with legacy prefixes are rejected since 2026-09-01. Use an sk_live_ or sk_test_ key.')
   }
   return secret
 }
 
 export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Principal {
-  if (key === undefined) throw new ApiError(401, 'authentication_error', 'invalid_key', 'Invalid API key provided.')
-  if (key.status === 'revoked') throw new ApiError(401, 'authentication_error', 'key_revoked', 'This API key has been revoked.')
-  if (key.expires_ms != null && key.expires_ms <= nowMs) throw new ApiError(401, 'authentication_error', 'key_expired', 'This API key expired after a rotation; use the new key.')
+  if (key === undefined) throw new ApiError('invalid_key', 'Invalid API key provided.')
+  if (key.status === 'revoked') throw new ApiError('key_revoked', 'This API key has been revoked.')
+  if (key.expires_ms != null && key.expires_ms <= nowMs) throw new ApiError('key_expired', 'This API key expired after a rotation; use the new key.')
   return { key, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
 }
 
 export function requireScope (principal: Principal, scope: string): void {
   if (!principal.key.scopes.includes(scope)) {
-    throw new ApiError(403, 'permission_error', 'insufficient_scope', `This API key lacks the scope '${scope}' required for this request.`)
+    throw new ApiError('insufficient_scope', `This API key lacks the scope '${scope}' required for this request.`)
   }
 }

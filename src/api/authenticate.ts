@@ -17,7 +17,7 @@ export async function authenticate (core: Core, limiter: RateLimiter, authorizat
   const limit = limiter.take(principal.key.id, now)
   onLimit(limit)
   if (!limit.allowed) {
-    throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
+    throw new ApiError('rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
   }
   requireScope(principal, scope)
   return principal

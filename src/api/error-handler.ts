@@ -29,58 +29,58 @@ export function validationError (errors: AjvError[]): ApiError {
   // anyOf of required sets (e.g. trace_id or subjects): every alternative is missing.
   if (last.keyword === 'anyOf' && errors.length > 1 && errors.slice(0, -1).every(e => e.keyword === 'required' && e.instancePath === last.instancePath)) {
     const names = errors.slice(0, -1).map(e => pathOf(paramPath(e.instancePath), String(e.params.missingProperty)))
-    return new ApiError(400, 'invalid_request_error', 'parameter_missing', `Give ${quoted(names)}.`, names[0])
+    return new ApiError('parameter_missing', `Give ${quoted(names)}.`, names[0])
   }
   if (first.keyword === 'required') {
     const name = pathOf(paramPath(first.instancePath), String(first.params.missingProperty))
-    return new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${name}'.`, name)
+    return new ApiError('parameter_missing', `Missing required parameter: '${name}'.`, name)
   }
   if (first.keyword === 'additionalProperties') {
     const name = pathOf(paramPath(first.instancePath), String(first.params.additionalProperty))
-    return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: '${name}'.`, name)
+    return new ApiError('parameter_unknown', `Received unknown parameter: '${name}'.`, name)
   }
   if (first.propertyName !== undefined) {
     // A key that propertyNames refuses (e.g. an empty or over-long key of metadata): named as the key's path.
     const name = pathOf(paramPath(first.instancePath), first.propertyName.slice(0, 40))
-    return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid key '${name}': ${first.message ?? 'is invalid'}.`, name)
+    return new ApiError('parameter_invalid', `Invalid key '${name}': ${first.message ?? 'is invalid'}.`, name)
   }
   const param = paramPath(first.instancePath)
   if (param === '') {
     const message = first.keyword === 'type' ? 'The request body must be a JSON object.' : `The request body ${first.message ?? 'is invalid'}.`
-    return new ApiError(400, 'invalid_request_error', 'parameter_invalid', message)
+    return new ApiError('parameter_invalid', message)
   }
   const why = first.keyword === 'anyOf' || first.keyword === 'format'
     ? (param === 'ip' ? 'must be an IPv4 or IPv6 address' : `must be a valid ${String(first.params.format ?? 'value')}`)
     : first.message ?? 'is invalid'
-  return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid value for '${param}': ${why}.`, param)
+  return new ApiError('parameter_invalid', `Invalid value for '${param}': ${why}.`, param)
 }
 
 function toApiError (err: FastifyError): ApiError {
   if (err instanceof ApiError) return err
   if (err instanceof NotConfirmed) {
-    return new ApiError(503, 'api_error', 'not_confirmed', 'The change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key.')
+    return new ApiError('not_confirmed', 'The change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key.')
   }
   if (Array.isArray(err.validation)) return validationError(err.validation as AjvError[])
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
-      return new ApiError(400, 'invalid_request_error', 'invalid_url', 'The request URL is not valid (malformed percent-encoding).')
+      return new ApiError('invalid_url', 'The request URL is not valid (malformed percent-encoding).')
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ApiError(414, 'invalid_request_error', 'url_too_long', 'A path parameter of the request URL is longer than 100 characters.')
+      return new ApiError('url_too_long', 'A path parameter of the request URL is longer than 100 characters.')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'invalid_request_error', 'invalid_json', `The request body is not valid JSON: ${err.message}`)
+      return new ApiError('invalid_json', `The request body is not valid JSON: ${err.message}`)
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'invalid_request_error', 'body_too_large', 'The request body is larger than the limit for this endpoint.')
+      return new ApiError('body_too_large', 'The request body is larger than the limit for this endpoint.')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the request body as application/json.')
+      return new ApiError('unsupported_media_type', 'Send the request body as application/json.')
   }
   if (err instanceof SyntaxError || err.statusCode === 400) {
-    return new ApiError(400, 'invalid_request_error', 'invalid_json', `The request body is not valid JSON: ${err.message}`)
+    return new ApiError('invalid_json', `The request body is not valid JSON: ${err.message}`)
   }
   if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
-    return new ApiError(err.statusCode, 'invalid_request_error', 'invalid_request', err.message)
+    return new ApiError('invalid_request', err.message, undefined, err.statusCode)
   }
-  return new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred; the request was not recorded. Retry with the same Idempotency-Key.')
+  return new ApiError('internal_error', 'An internal error occurred; the request was not recorded. Retry with the same Idempotency-Key.')
 }
 
 export function errorHandler (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -101,13 +101,14 @@ export function frameworkErrors (err: FastifyError, request: FastifyRequest, rep
  */
 export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
-  const [status, code, message] = err.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'headers_too_large', 'The request headers are larger than the limit (16 KiB).']
+  const error = err.code === 'HPE_HEADER_OVERFLOW'
+    ? new ApiError('headers_too_large', 'The request headers are larger than the limit (16 KiB).')
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'The request was not received in time.']
-      : [400, 'malformed_request', 'The request is not valid HTTP/1.1 (malformed request line or headers).']
+      ? new ApiError('request_timeout', 'The request was not received in time.')
+      : new ApiError('malformed_request', 'The request is not valid HTTP/1.1 (malformed request line or headers).')
+  const status = error.statusCode
   const traceId = newId('trc')
-  const body = JSON.stringify(errorBody(new ApiError(status, 'invalid_request_error', code, message), traceId))
+  const body = JSON.stringify(errorBody(error, traceId))
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`)
   }
@@ -115,7 +116,7 @@ export function clientErrorHandler (err: NodeJS.ErrnoException, socket: Socket):
 }
 
 export function notFoundHandler (request: FastifyRequest, reply: FastifyReply): void {
-  const err = new ApiError(404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${request.method} ${request.url}).`)
+  const err = new ApiError('resource_missing', `Unrecognized request URL (${request.method} ${request.url}).`)
   void reply.code(404).send(errorBody(err, request.id))
 }
 
@@ -125,6 +126,6 @@ export function notFoundHandler (request: FastifyRequest, reply: FastifyReply): 
  */
 export function methodNotAllowed (request: FastifyRequest, reply: FastifyReply, allowed: string[]): FastifyReply {
   const path = request.url.split('?', 1)[0]
-  const err = new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`)
+  const err = new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`)
   return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(err, request.id))
 }

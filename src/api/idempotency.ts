@@ -44,7 +44,7 @@ export function registerIdempotency (app: FastifyInstance, core: Core): void {
     const header = request.headers['idempotency-key']
     if (request.method !== 'POST' || request.principal === null || header === undefined) return
     const value = Array.isArray(header) ? header[0]! : header
-    if (value.length === 0 || value.length > 255) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key')
+    if (value.length === 0 || value.length > 255) throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key')
     const p = request.principal
     const key = stateKey(TAG.idempotency, p.tenant, p.mode, p.key.id, value)
     const fingerprint = fingerprintOf(request)
@@ -52,13 +52,13 @@ export function registerIdempotency (app: FastifyInstance, core: Core): void {
     const stored = raw === undefined ? undefined : JSON.parse(raw.toString()) as Stored
     if (stored !== undefined && stored.created_ms + IDEMPOTENCY_TTL_MS > core.clock()) {
       if (stored.fingerprint !== fingerprint) {
-        throw new ApiError(422, 'invalid_request_error', 'idempotency_key_mismatch', 'This Idempotency-Key was used with other parameters; use a new key for a new request.', 'Idempotency-Key')
+        throw new ApiError('idempotency_key_mismatch', 'This Idempotency-Key was used with other parameters; use a new key for a new request.', 'Idempotency-Key')
       }
       void reply.code(stored.status).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').header('x-trace-id', stored.trace_id)
       return reply.send(stored.body)
     }
     const id = key.toString('latin1')
-    if (inFlight.has(id)) throw new ApiError(409, 'invalid_request_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key')
+    if (inFlight.has(id)) throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', 'Idempotency-Key')
     inFlight.add(id)
     request.idempotency = { key, fingerprint }
   })

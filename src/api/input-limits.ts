@@ -22,7 +22,7 @@ export const LIMITS = {
 } as const
 
 const invalid = (param: string | undefined, message: string) =>
-  new ApiError(400, 'invalid_request_error', 'parameter_invalid', message, param)
+  new ApiError('parameter_invalid', message, param)
 
 /**
  * Refuses JSON text that nests deeper than LIMITS.jsonDepth before it is parsed: a linear scan that
@@ -143,5 +143,5 @@ export function freeFormError (body: Record<string, unknown>, named: ReadonlySet
 export function eventSizeError (body: unknown, param: string | undefined): ApiError | undefined {
   const bytes = Buffer.byteLength(JSON.stringify(body))
   if (bytes <= LIMITS.eventBytes) return undefined
-  return new ApiError(413, 'invalid_request_error', 'event_too_large', `A score request holds at most ${LIMITS.eventBytes} bytes as JSON; this one has ${bytes}.`, param)
+  return new ApiError('event_too_large', `A score request holds at most ${LIMITS.eventBytes} bytes as JSON; this one has ${bytes}.`, param)
 }

@@ -14,11 +14,11 @@ import { ApiError } from './errors.js'
 export async function requireClientCertificate (state: StateDb, request: FastifyRequest, principal: Principal): Promise<void> {
   const socket = request.raw.socket as TLSSocket
   const peer = typeof socket.getPeerX509Certificate === 'function' ? socket.getPeerX509Certificate() : undefined
-  if (peer === undefined) throw new ApiError(401, 'authentication_error', 'client_certificate_required', 'This endpoint requires a client certificate (mutual TLS).')
+  if (peer === undefined) throw new ApiError('client_certificate_required', 'This endpoint requires a client certificate (mutual TLS).')
   const raw = await state.get(clientCaKey(principalScope(principal)))
-  if (raw === undefined) throw new ApiError(403, 'permission_error', 'mtls_not_configured', 'Upload a client CA (POST /v1/mtls/client_ca) before using the mutual-TLS endpoint.')
+  if (raw === undefined) throw new ApiError('mtls_not_configured', 'Upload a client CA (POST /v1/mtls/client_ca) before using the mutual-TLS endpoint.')
   const ca = new X509Certificate((JSON.parse(raw.toString()) as ClientCaRecord).certificate)
   const now = Date.now()
   const valid = peer.checkIssued(ca) && peer.verify(ca.publicKey) && Date.parse(peer.validFrom) <= now && now <= Date.parse(peer.validTo)
-  if (!valid) throw new ApiError(401, 'authentication_error', 'client_certificate_invalid', "The client certificate is not signed by this tenant's client CA, or is not valid now.")
+  if (!valid) throw new ApiError('client_certificate_invalid', "The client certificate is not signed by this tenant's client CA, or is not valid now.")
 }

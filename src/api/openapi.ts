@@ -1,34 +1,37 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import { errorSchema, type ErrorType } from './errors.js'
+import { ERRORS as ERROR_CATALOGUE, errorSchema, type ErrorCode, type ErrorType } from './errors.js'
 
 /** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
 interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }
 
 const FACTS = 'x-fds-route'
 
-/**
- * The error responses of the API, one per status, each the error envelope of errors.ts with the `type` that
- * status carries. Where an operation can answer them is decided in `errorStatuses`.
- */
-const ERRORS: Record<string, { name: string, type: ErrorType, description: string }> = {
-  400: { name: 'InvalidRequest', type: 'invalid_request_error', description: 'Invalid request: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, batch_too_large, invalid_request; invalid_url and malformed_request for a request that is not valid HTTP.' },
-  401: { name: 'Unauthenticated', type: 'authentication_error', description: 'No valid API key: missing_key, invalid_key, key_revoked, key_expired; on the mutual-TLS listener client_certificate_required, client_certificate_invalid.' },
-  403: { name: 'Forbidden', type: 'permission_error', description: 'The key may not do this: insufficient_scope, live_key_required; on the mutual-TLS listener mtls_not_configured.' },
-  404: { name: 'NotFound', type: 'invalid_request_error', description: 'resource_missing: no such object (or no such object named in the body, e.g. trace_id).' },
-  405: { name: 'MethodNotAllowed', type: 'invalid_request_error', description: 'method_not_allowed: the path names a route that does not take this method (any method a path item does not list); Allow lists the ones it takes.' },
-  408: { name: 'RequestTimeout', type: 'invalid_request_error', description: 'request_timeout: the request was not received in time.' },
-  409: { name: 'Conflict', type: 'invalid_request_error', description: 'idempotency_key_in_use (a request with this Idempotency-Key is still running), or the change conflicts with the current state: conflict, resource_exists, resource_in_use, key_not_rotatable, endpoint_disabled, case_closed, invalid_transition.' },
-  413: { name: 'PayloadTooLarge', type: 'invalid_request_error', description: 'body_too_large: the request body is larger than the limit of this endpoint.' },
-  414: { name: 'UriTooLong', type: 'invalid_request_error', description: 'url_too_long: a path parameter is longer than 100 characters.' },
-  415: { name: 'UnsupportedMediaType', type: 'invalid_request_error', description: 'unsupported_media_type: send the request body as application/json.' },
-  422: { name: 'IdempotencyKeyMismatch', type: 'invalid_request_error', description: 'idempotency_key_mismatch: this Idempotency-Key was used with other parameters.' },
-  429: { name: 'RateLimited', type: 'rate_limit_error', description: 'rate_limited: too many requests for this API key; retry after Retry-After seconds.' },
-  431: { name: 'HeadersTooLarge', type: 'invalid_request_error', description: 'headers_too_large: the request headers are larger than the limit (16 KiB).' },
-  500: { name: 'InternalError', type: 'api_error', description: 'internal_error: the request was not recorded; retry with the same Idempotency-Key.' },
-  503: { name: 'NotConfirmed', type: 'api_error', description: 'not_confirmed: the change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key after Retry-After seconds.' }
+/** Names and notes of the error responses, one per status; their codes and type come from the catalogue. */
+const STATUS_NOTES: Record<string, { name: string, note: string }> = {
+  400: { name: 'InvalidRequest', note: 'invalid request; invalid_url and malformed_request for a request that is not valid HTTP.' },
+  401: { name: 'Unauthenticated', note: 'no valid API key; on the mutual-TLS listener, no valid client certificate.' },
+  403: { name: 'Forbidden', note: 'the key may not do this.' },
+  404: { name: 'NotFound', note: 'no such object (or no such object named in the body, e.g. trace_id).' },
+  405: { name: 'MethodNotAllowed', note: 'the path names a route that does not take this method (any method a path item does not list); Allow lists the ones it takes.' },
+  408: { name: 'RequestTimeout', note: 'the request was not received in time.' },
+  409: { name: 'Conflict', note: 'a request with this Idempotency-Key is still running, or the change conflicts with the current state.' },
+  413: { name: 'PayloadTooLarge', note: 'the request body (or one batch event) is larger than the limit.' },
+  414: { name: 'UriTooLong', note: 'a path parameter is longer than 100 characters.' },
+  415: { name: 'UnsupportedMediaType', note: 'send the request body as application/json.' },
+  422: { name: 'IdempotencyKeyMismatch', note: 'this Idempotency-Key was used with other parameters.' },
+  429: { name: 'RateLimited', note: 'too many requests for this API key; retry after Retry-After seconds.' },
+  431: { name: 'HeadersTooLarge', note: 'the request headers are larger than the limit (16 KiB).' },
+  500: { name: 'InternalError', note: 'the request was not recorded; retry with the same Idempotency-Key.' },
+  503: { name: 'NotConfirmed', note: 'the change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key after Retry-After seconds.' }
 }
+
+/** The error responses of the API, one per status: the envelope with the status's type and codes from ERROR_CATALOGUE. */
+const ERRORS: Record<string, { name: string, type: ErrorType, description: string }> = Object.fromEntries(Object.entries(STATUS_NOTES).map(([status, { name, note }]) => {
+  const codes = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter(c => String(ERROR_CATALOGUE[c].status) === status)
+  return [status, { name, type: ERROR_CATALOGUE[codes[0]!].type, description: `${codes.join(', ')}: ${note}` }]
+}))
 
 /** Responses an operation gives that its route facts do not show (a 404 for an id named in the body, or for the one object of a tenant). */
 const EXTRA_STATUSES: Record<string, number[]> = {

@@ -46,7 +46,7 @@ const STATUS_OF: Record<number, grpc.status> = {
 }
 
 function toStatus (err: unknown): Partial<grpc.StatusObject> {
-  const e = err instanceof ApiError ? err : new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred.')
+  const e = err instanceof ApiError ? err : new ApiError('internal_error', 'An internal error occurred.')
   const metadata = new grpc.Metadata()
   metadata.set('error-code', e.code)
   if (e.param !== undefined) metadata.set('error-param', e.param)
@@ -90,11 +90,11 @@ export async function startGrpc (core: Core, service: ScoringService, limiter: R
     feedback: unary<MessageShape<typeof FeedbackRequestSchema>, MessageShape<typeof FeedbackResponseSchema>>(async call => {
       const p = await auth(call as never, 'cases:write')
       const { traceId, outcome, analyst, reason } = call.request
-      if (!CASE_OUTCOMES.includes(outcome as CaseOutcome)) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'outcome' must be fraud, safe or chargeback.", 'outcome')
-      if (analyst === '') throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Missing required parameter: 'analyst'.", 'analyst')
+      if (!CASE_OUTCOMES.includes(outcome as CaseOutcome)) throw new ApiError('parameter_invalid', "'outcome' must be fraud, safe or chargeback.", 'outcome')
+      if (analyst === '') throw new ApiError('parameter_missing', "Missing required parameter: 'analyst'.", 'analyst')
       const scope = principalScope(p)
       const tx = await getTransaction(core.state, scope, traceId)
-      if (tx === undefined) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
+      if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       const caseId = caseIdForTrace(traceId)
       const requestId = newId('trc')
       const base = () => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: core.clock(), actor: p.key.id })

@@ -40,7 +40,7 @@ export function auditRoutes (app: FastifyInstance, core: Core): void {
     const p = request.principal!
     const scope = principalScope(p)
     const { trace_id: traceId, object_id: objectId } = request.query
-    if ((traceId === undefined) === (objectId === undefined)) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Give exactly one of 'trace_id' or 'object_id'.", 'trace_id')
+    if ((traceId === undefined) === (objectId === undefined)) throw new ApiError('parameter_missing', "Give exactly one of 'trace_id' or 'object_id'.", 'trace_id')
     const data: Array<ReturnType<typeof entryResource>> = []
     if (traceId !== undefined) {
       const tx = await getTransaction(core.state, scope, traceId)

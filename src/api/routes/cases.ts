@@ -44,7 +44,7 @@ export async function runCaseCommand (core: Core, cmd: CaseCommand, requestId: s
   const outcome = await publishChange(core.log, core.topics.caseCommands, core.cases, cmd.id, commandRecord(cmd))
   if (!outcome.accepted) {
     const e = outcome.error!
-    throw new ApiError(e.status, 'invalid_request_error', e.code, e.message, e.status === 404 ? 'id' : undefined)
+    throw new ApiError(e.code, e.message, e.code === 'resource_missing' ? 'id' : undefined)
   }
   const c = outcome.case!
   const { id: _id, tenant_id: tenant, mode, case_id: caseId, at_ms: _at, actor, type, ...data } = cmd
@@ -79,11 +79,11 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     let rules: string[] = []
     if (traceId !== undefined) {
       const tx = await getTransaction(state, principalScope(p), traceId)
-      if (tx === undefined) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
+      if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       subjects = { ...subjectsOf(tx.request), ...subjects }
       rules = tx.decision.rules
     }
-    if (subjects === undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
+    if (subjects === undefined) throw new ApiError('parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
     const caseId = traceId === undefined ? newId('case', clock()) : caseIdForTrace(traceId)
     return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects }, request.id)
   })

@@ -32,7 +32,7 @@ export function keyResource (k: ApiKeyRecord, secret?: string) {
 /** A key grants at most what it holds: every scope of a key it creates or rotates must be one of its own. */
 function requireGrantable (p: Principal, scopes: readonly string[]): void {
   const extra = scopes.filter(s => !p.key.scopes.includes(s))
-  if (extra.length > 0) throw new ApiError(403, 'permission_error', 'insufficient_scope', `This API key cannot grant scopes it does not hold: ${extra.join(', ')}.`, 'scopes')
+  if (extra.length > 0) throw new ApiError('insufficient_scope', `This API key cannot grant scopes it does not hold: ${extra.join(', ')}.`, 'scopes')
 }
 
 /**
@@ -80,7 +80,7 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
   }, async request => {
     const p = request.principal!
     const livemode = request.body.livemode ?? p.mode === 'live'
-    if (livemode && p.mode === 'test') throw new ApiError(403, 'permission_error', 'live_key_required', 'A sandbox key cannot create live keys.', 'livemode')
+    if (livemode && p.mode === 'test') throw new ApiError('live_key_required', 'A sandbox key cannot create live keys.', 'livemode')
     const scopes = request.body.scopes ?? p.key.scopes
     requireGrantable(p, scopes)
     const { key, secret } = issue(p.tenant, request.body.name, livemode, scopes)
@@ -101,7 +101,7 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
   app.post<{ Params: { id: string } }>('/v1/keys/:id/rotate', { config }, async request => {
     const old = await find(request, request.params.id)
     requireGrantable(request.principal!, old.scopes)
-    if (old.status === 'revoked' || old.rotated_to != null) throw new ApiError(409, 'invalid_request_error', 'key_not_rotatable', `Key ${old.id} is ${old.status === 'revoked' ? 'revoked' : 'already rotated'}.`)
+    if (old.status === 'revoked' || old.rotated_to != null) throw new ApiError('key_not_rotatable', `Key ${old.id} is ${old.status === 'revoked' ? 'revoked' : 'already rotated'}.`)
     const { key, secret } = issue(old.tenant_id, old.name, old.livemode, old.scopes)
     await save(request, key, 'api_key.created', { rotated_from: old.id })
     const expiring = { ...old, expires_ms: clock() + ROTATION_GRACE_MS, rotated_to: key.id }

@@ -24,9 +24,9 @@ export function mtlsRoutes (app: FastifyInstance, core: Core): void {
     try {
       cert = new X509Certificate(request.body.certificate)
     } catch {
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'certificate' is not a PEM X.509 certificate.", 'certificate')
+      throw new ApiError('parameter_invalid', "'certificate' is not a PEM X.509 certificate.", 'certificate')
     }
-    if (!cert.ca) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'certificate' is not a CA certificate (basicConstraints CA:TRUE).", 'certificate')
+    if (!cert.ca) throw new ApiError('parameter_invalid', "'certificate' is not a CA certificate (basicConstraints CA:TRUE).", 'certificate')
     const record: ClientCaRecord = { tenant_id: p.tenant, mode: p.mode, certificate: request.body.certificate, uploaded_ms: core.clock(), change_id: newId('chg') }
     await publishChange(core.log, core.topics.clientCas, core.clientCas, record.change_id, { key: `${p.tenant}:${p.mode}`, value: Buffer.from(JSON.stringify(record)) })
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'client_ca.uploaded', object_type: 'client_ca', object_id: p.tenant, trace_id: request.id, data: { subject: cert.subject, fingerprint256: cert.fingerprint256 } })

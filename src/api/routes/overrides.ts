@@ -70,7 +70,7 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
     const p = request.principal!
     const now = clock()
     const { subject, value, action, reason = '', expires_at: expiresAt } = request.body
-    if (expiresAt !== undefined && expiresAt * 1000 <= now) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'expires_at' must be in the future.", 'expires_at')
+    if (expiresAt !== undefined && expiresAt * 1000 <= now) throw new ApiError('parameter_invalid', "'expires_at' must be in the future.", 'expires_at')
     const override: Override = { id: newId('ovr', now), subject, value, action, reason, created_ms: now, expires_at_ms: expiresAt === undefined ? null : expiresAt * 1000 }
     await publish(p, override, false, request.id)
     return overrideResource(override, principalScope(p), now)

@@ -47,7 +47,7 @@ function compileChecked (expression: string): CompiledRule {
     return compileRule(expression)
   } catch (err) {
     if (err instanceof RuleSyntaxError) {
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid expression at line ${err.position.line}, column ${err.position.column}: ${err.message}`, 'expression')
+      throw new ApiError('parameter_invalid', `Invalid expression at line ${err.position.line}, column ${err.position.column}: ${err.message}`, 'expression')
     }
     throw err
   }
@@ -58,7 +58,7 @@ async function proposing<T> (run: () => Promise<T>): Promise<T> {
   try {
     return await run()
   } catch (err) {
-    if (err instanceof ChangeRejected) throw new ApiError(409, 'invalid_request_error', 'conflict', err.message)
+    if (err instanceof ChangeRejected) throw new ApiError('conflict', err.message)
     throw err
   }
 }
@@ -83,7 +83,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const existing = (await control.activeRuleset(scope)).ruleset.rules.find(r => r.id === id)
     if (existing === undefined) {
       for (const field of ['name', 'expression', 'action'] as const) {
-        if (body[field] === undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${field}'.`, field)
+        if (body[field] === undefined) throw new ApiError('parameter_missing', `Missing required parameter: '${field}'.`, field)
       }
     }
     if (body.expression !== undefined) compileChecked(body.expression)
@@ -148,7 +148,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const { pack, rule_ids: ruleIds, percentage } = request.body
     const known = new Set((await control.activeRuleset(scope)).ruleset.rules.map(r => r.id))
     const unknown = ruleIds.find(id => !known.has(id))
-    if (unknown !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
+    if (unknown !== undefined) throw new ApiError('parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
     const version = await change(p, request.id, { type: 'rollout.updated', pack }, ruleset => {
       const rollouts = { ...(ruleset.rollouts ?? {}) }
       // A rule belongs to one pack: moving it here takes it out of any other.
@@ -179,7 +179,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const p = request.principal!
     const scope = principalScope(p)
     const { expression: draft, from, to } = request.body
-    if (to <= from) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'to' must be after 'from'.", 'to')
+    if (to <= from) throw new ApiError('parameter_invalid', "'to' must be after 'from'.", 'to')
     const active = await control.activeRuleset(scope)
     const expression = draft ?? active.ruleset.rules.find(r => r.id === request.params.id)?.expression
     if (expression === undefined) throw notFound('rule', request.params.id)
@@ -226,7 +226,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const scope = principalScope(p)
     const { alias, item_type: itemType } = request.body
     if ((await control.activeRuleset(scope)).ruleset.lists[alias] !== undefined) {
-      throw new ApiError(409, 'invalid_request_error', 'resource_exists', `A list with alias '${alias}' already exists.`, 'alias')
+      throw new ApiError('resource_exists', `A list with alias '${alias}' already exists.`, 'alias')
     }
     const created: ValueList = { alias, item_type: itemType, items: [] }
     await change(p, request.id, { type: 'list.created', alias }, ruleset => {
@@ -244,7 +244,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     if (ruleset.lists[alias] === undefined) throw notFound('list', alias)
     // A list an active rule names would silently stop matching: refuse, as the rule must change first.
     const user = ruleset.rules.find(r => r.status === 'active' && (r.expression.includes(`"${alias}"`) || r.expression.includes(`'${alias}'`)))
-    if (user !== undefined) throw new ApiError(409, 'invalid_request_error', 'resource_in_use', `List '${alias}' is used by active rule '${user.id}'.`, 'alias')
+    if (user !== undefined) throw new ApiError('resource_in_use', `List '${alias}' is used by active rule '${user.id}'.`, 'alias')
     await change(p, request.id, { type: 'list.deleted', alias }, current => {
       const { [alias]: _deleted, ...rest } = current.lists
       current.lists = rest
@@ -258,7 +258,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const list = (await control.activeRuleset(scope)).ruleset.lists[alias]
     if (list === undefined) throw notFound('list', alias)
     const invalid = add ? invalidListItem(list, value) : undefined
-    if (invalid !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid value for '${list.item_type}' list: ${invalid}.`, 'value')
+    if (invalid !== undefined) throw new ApiError('parameter_invalid', `Invalid value for '${list.item_type}' list: ${invalid}.`, 'value')
     let updated: ValueList = list
     await change(principal, requestId, { type: 'list.updated', alias }, ruleset => {
       const current = ruleset.lists[alias] ?? list
@@ -311,7 +311,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     const p = request.principal!
     const { thresholds, actions } = request.body
     if (thresholds !== undefined && thresholds.medium > thresholds.high) {
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'thresholds.medium' must not exceed 'thresholds.high'.", 'thresholds.medium')
+      throw new ApiError('parameter_invalid', "'thresholds.medium' must not exceed 'thresholds.high'.", 'thresholds.medium')
     }
     await change(p, request.id, { type: 'risk_settings.updated' }, ruleset => {
       const current = policyOf(ruleset)

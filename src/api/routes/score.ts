@@ -59,7 +59,7 @@ const MAX_CLOCK_SKEW_MS = 5 * 60_000
 export function eventTimeMs (request: ScoreRequest, nowMs: number, param = 'event_time'): number {
   if (request.event_time === undefined) return nowMs
   const ms = request.event_time * 1000
-  if (ms > nowMs + MAX_CLOCK_SKEW_MS) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'event_time' lies in the future.", param)
+  if (ms > nowMs + MAX_CLOCK_SKEW_MS) throw new ApiError('parameter_invalid', "'event_time' lies in the future.", param)
   return ms
 }
 
@@ -112,8 +112,8 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
     if (request.validationError !== undefined) {
       const errors = request.validationError.validation as Array<{ keyword: string, instancePath: string }>
       const bound = errors[0]!.instancePath === '/events' ? errors[0]!.keyword : undefined
-      if (bound === 'maxItems') throw new ApiError(400, 'invalid_request_error', 'batch_too_large', `A batch holds at most ${BATCH_MAX} events; got ${request.body.events.length}.`, 'events')
-      if (bound === 'minItems') throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'A batch needs at least one event.', 'events')
+      if (bound === 'maxItems') throw new ApiError('batch_too_large', `A batch holds at most ${BATCH_MAX} events; got ${request.body.events.length}.`, 'events')
+      if (bound === 'minItems') throw new ApiError('parameter_invalid', 'A batch needs at least one event.', 'events')
       throw validationError(errors as never)
     }
     const { events } = request.body

@@ -8,7 +8,7 @@ import { publishChange } from '../../services/publish-change.js'
 
 interface SignalBody { type: 'sim_swap' | 'ip_reputation', user_id?: string, confidence?: number, ip?: string, score?: number | null, observed_at?: number }
 
-const missing = (param: string) => new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: '${param}'.`, param)
+const missing = (param: string) => new ApiError('parameter_missing', `Missing required parameter: '${param}'.`, param)
 
 /** RFC 3986 IPv4address and IPv6address (what Node's isIP takes, zone ids aside), built from RFC 3986's grammar. */
 const IPV4 = '(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
@@ -87,7 +87,7 @@ export function signalRoutes (app: FastifyInstance, core: Core): void {
       if (b.ip === undefined) throw missing('ip')
       if (b.score === undefined) throw missing('score')
       const invalid = invalidListItem({ item_type: 'ip' }, b.ip)
-      if (invalid !== undefined) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `'ip' ${invalid}.`, 'ip')
+      if (invalid !== undefined) throw new ApiError('parameter_invalid', `'ip' ${invalid}.`, 'ip')
       change = { ...base, type: 'ip_reputation', ip: b.ip, score: b.score }
     }
     await publishChange(core.log, core.topics.signals, core.signals, change.change_id, { key: signalKey(change), value: Buffer.from(JSON.stringify(change)), headers: { tenant_id: p.tenant } })

@@ -50,10 +50,10 @@ function checkedUrl (raw: string): string {
   try {
     url = new URL(raw)
   } catch {
-    throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'url' is not a valid URL.", 'url')
+    throw new ApiError('parameter_invalid', "'url' is not a valid URL.", 'url')
   }
-  if (url.protocol !== 'https:') throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'url' must be an https:// URL.", 'url')
-  if (url.username !== '' || url.password !== '') throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', "'url' must not carry credentials.", 'url')
+  if (url.protocol !== 'https:') throw new ApiError('parameter_invalid', "'url' must be an https:// URL.", 'url')
+  if (url.username !== '' || url.password !== '') throw new ApiError('parameter_invalid', "'url' must not carry credentials.", 'url')
   return url.toString()
 }
 
@@ -161,7 +161,7 @@ export function webhookRoutes (app: FastifyInstance, core: Core): void {
     const endpoint = await find(request, request.params.id)
     const d = await getDeliveryView(state, scopeOf(request), request.params.delivery)
     if (d === undefined || d.endpoint_id !== endpoint.id) throw notFound('webhook delivery', request.params.delivery)
-    if (endpoint.status !== 'enabled') throw new ApiError(409, 'invalid_request_error', 'endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
+    if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
     const replayId = newId('rpl', clock())
     const p = request.principal!
     // The same event (same id and body) goes back on the events topic addressed to this endpoint only.

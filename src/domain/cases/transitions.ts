@@ -4,7 +4,7 @@ export type Transition =
   | { accepted: true, case: Case, entry: CaseEntry }
   | { accepted: false, error: CommandError }
 
-const reject = (status: CommandError['status'], code: string, message: string): Transition => ({ accepted: false, error: { status, code, message } })
+const reject = (status: CommandError['status'], code: CommandError['code'], message: string): Transition => ({ accepted: false, error: { status, code, message } })
 
 /**
  * The case state machine, pure. Applied by the single writer of the case (the partition that owns its id).

@@ -53,7 +53,7 @@ export type CaseCommand = CommandBase & (
   | { type: 'disposition', outcome: CaseOutcome, reason: string, analyst: string, demote_for_ms: number }
 )
 
-export interface CommandError { status: 404 | 409, code: string, message: string }
+export interface CommandError { status: 404 | 409, code: 'resource_missing' | 'resource_exists' | 'case_closed' | 'invalid_transition', message: string }
 
 /** What the case writer publishes on the `cases` topic: the case after a command, and the command's result. */
 export interface CaseRecord {
