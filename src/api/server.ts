@@ -1,9 +1,10 @@
 import type https from 'node:https'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { newId } from '../domain/ids.js'
 import type { ScoringService } from '../services/scoring-service.js'
 import type { Core } from '../services/core.js'
-import type { Principal } from './auth.js'
+import { principalScope, type Principal } from './auth.js'
+import type { Scope } from '../domain/scope.js'
 import { authenticate } from './authenticate.js'
 import { AJV_OPTIONS, clientErrorHandler, errorHandler, frameworkErrors, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { RateLimiter } from './rate-limit.js'
@@ -24,7 +25,12 @@ import { webhookRoutes } from './routes/webhooks.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The authenticated key, or null on public routes (health, docs). */
     principal: Principal | null
+    /** The authenticated key; on a route with a scope it is always there (onRequest refused the request otherwise). */
+    readonly caller: Principal
+    /** The tenant and mode the caller acts in: every store and topic the route touches is keyed by them. */
+    readonly scope: Scope
     startedAt: number
   }
   interface FastifyContextConfig {
@@ -64,6 +70,13 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     return503OnClosing: false
   })
   app.decorateRequest('principal', null)
+  app.decorateRequest('caller', {
+    getter (this: FastifyRequest) {
+      if (this.principal === null) throw new Error(`route ${this.routeOptions.url ?? ''} reads its caller but declares no scope`)
+      return this.principal
+    }
+  })
+  app.decorateRequest('scope', { getter (this: FastifyRequest) { return principalScope(this.caller) } })
   app.decorateRequest('startedAt', 0)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(notFoundHandler)

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import { principalScope } from '../auth.js'
 import type { Core } from '../../services/core.js'
 import { type AuditEntry, auditEntries } from '../../stores/audit.js'
 import { getTransaction } from '../../stores/transactions.js'
@@ -37,8 +36,8 @@ export function auditRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const { trace_id: traceId, object_id: objectId } = request.query
     if ((traceId === undefined) === (objectId === undefined)) throw new ApiError('parameter_missing', "Give exactly one of 'trace_id' or 'object_id'.", 'trace_id')
     const data: Array<ReturnType<typeof entryResource>> = []

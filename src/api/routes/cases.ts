@@ -7,7 +7,7 @@ import { newId } from '../../domain/ids.js'
 import { getCase, lookupCaseIdByTrace, scanCases } from '../../stores/cases.js'
 import { getTransaction } from '../../stores/transactions.js'
 import type { Scope } from '../../domain/scope.js'
-import { principalScope, type Principal } from '../auth.js'
+import type { Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
@@ -73,12 +73,12 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
+    const p = request.caller
     const { trace_id: traceId, reason = 'Opened by an analyst' } = request.body
     let subjects = request.body.subjects
     let rules: string[] = []
     if (traceId !== undefined) {
-      const tx = await getTransaction(state, principalScope(p), traceId)
+      const tx = await getTransaction(state, request.scope, traceId)
       if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       subjects = { ...subjectsOf(tx.request), ...subjects }
       rules = tx.decision.rules
@@ -103,7 +103,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const scope = principalScope(request.principal!)
+    const scope = request.scope
     const q = request.query
     const matches = (c: Case) => (q.status === undefined || c.status === q.status) && (q.outcome === undefined || c.outcome === q.outcome) &&
       (q.assignee === undefined || c.assignee === q.assignee)
@@ -112,7 +112,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Params: { id: string } }>('/v1/cases/:id', { config: { scope: 'cases:read' } }, async request => {
-    const c = await getCase(state, principalScope(request.principal!), request.params.id)
+    const c = await getCase(state, request.scope, request.params.id)
     if (c === undefined) throw notFound('case', request.params.id)
     return caseResource(c)
   })
@@ -120,7 +120,7 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
   app.post<{ Params: { id: string }, Body: { assignee: string } }>('/v1/cases/:id/assign', {
     config: { scope: 'cases:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['assignee'], properties: { assignee: text(200) } } }
-  }, request => runCaseCommand(core, { ...base(request.principal!, request.params.id), type: 'assign', assignee: request.body.assignee }, request.id))
+  }, request => runCaseCommand(core, { ...base(request.caller, request.params.id), type: 'assign', assignee: request.body.assignee }, request.id))
 
   app.post<{ Params: { id: string }, Body: { outcome: Case['outcome'] & string, analyst: string, reason?: string, demote_for_hours?: number } }>('/v1/cases/:id/disposition', {
     config: { scope: 'cases:write' },
@@ -139,6 +139,6 @@ export function caseRoutes (app: FastifyInstance, core: Core): void {
     }
   }, request => {
     const { outcome, analyst, reason = '', demote_for_hours: hours = DEFAULT_SAFE_DEMOTION_HOURS } = request.body
-    return runCaseCommand(core, { ...base(request.principal!, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }, request.id)
+    return runCaseCommand(core, { ...base(request.caller, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }, request.id)
   })
 }

@@ -45,15 +45,15 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
   const { state, clock } = core
   const config = { scope: 'keys:manage' }
   const find = async (request: FastifyRequest, id: string): Promise<ApiKeyRecord> => {
-    const raw = await state.get(apiKeyByIdKey(request.principal!.tenant, id))
+    const raw = await state.get(apiKeyByIdKey(request.caller.tenant, id))
     const k = raw === undefined ? undefined : JSON.parse(raw.toString()) as ApiKeyRecord
-    if (k === undefined || (k.livemode && request.principal!.mode === 'test')) throw notFound('api key', id)
+    if (k === undefined || (k.livemode && request.caller.mode === 'test')) throw notFound('api key', id)
     return k
   }
   const save = async (request: FastifyRequest, key: ApiKeyRecord, action: string, data: Record<string, unknown> = {}) => {
     const change: ApiKeyChange = { key, change_id: newId('chg') }
     await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, { key: `${key.tenant_id}:${key.id}`, value: Buffer.from(JSON.stringify(change)) })
-    const p = request.principal!
+    const p = request.caller
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
   }
   const issue = (tenant: string, name: string, livemode: boolean, scopes: string[]) => {
@@ -78,7 +78,7 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
+    const p = request.caller
     const livemode = request.body.livemode ?? p.mode === 'live'
     if (livemode && p.mode === 'test') throw new ApiError('live_key_required', 'A sandbox key cannot create live keys.', 'livemode')
     const scopes = request.body.scopes ?? p.key.scopes
@@ -89,7 +89,7 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/keys', { config, schema: { querystring: listQuerySchema } }, async request => {
-    const p = request.principal!
+    const p = request.caller
     const after = request.query.starting_after
     const [from, lt] = rangeAfter(prefixRange(TAG.apiKeyById, p.tenant), after === undefined ? undefined : apiKeyByIdKey(p.tenant, after))
     const page = await pageOf(scanJson<ApiKeyRecord>(state.db, from, lt), k => p.mode === 'live' || !k.livemode, request.query)
@@ -100,7 +100,7 @@ export function keyRoutes (app: FastifyInstance, core: Core): void {
 
   app.post<{ Params: { id: string } }>('/v1/keys/:id/rotate', { config }, async request => {
     const old = await find(request, request.params.id)
-    requireGrantable(request.principal!, old.scopes)
+    requireGrantable(request.caller, old.scopes)
     if (old.status === 'revoked' || old.rotated_to != null) throw new ApiError('key_not_rotatable', `Key ${old.id} is ${old.status === 'revoked' ? 'revoked' : 'already rotated'}.`)
     const { key, secret } = issue(old.tenant_id, old.name, old.livemode, old.scopes)
     await save(request, key, 'api_key.created', { rotated_from: old.id })

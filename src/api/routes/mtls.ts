@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import { principalScope } from '../auth.js'
 import { clientCaKey, type ClientCaRecord } from '../../stores/client-cas.js'
 import { ApiError, notFound } from '../errors.js'
 import { publishChange } from '../../services/publish-change.js'
@@ -19,7 +18,7 @@ export function mtlsRoutes (app: FastifyInstance, core: Core): void {
     config: { scope: 'keys:manage' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['certificate'], properties: { certificate: { type: 'string', minLength: 1, maxLength: 20000 } } } }
   }, async request => {
-    const p = request.principal!
+    const p = request.caller
     let cert: X509Certificate
     try {
       cert = new X509Certificate(request.body.certificate)
@@ -34,8 +33,8 @@ export function mtlsRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get('/v1/mtls/client_ca', { config: { scope: 'keys:manage' } }, async request => {
-    const raw = await core.state.get(clientCaKey(principalScope(request.principal!)))
-    if (raw === undefined) throw notFound('client CA', request.principal!.tenant)
+    const raw = await core.state.get(clientCaKey(request.scope))
+    if (raw === undefined) throw notFound('client CA', request.caller.tenant)
     return caResource(JSON.parse(raw.toString()) as ClientCaRecord, serverFingerprint())
   })
 }

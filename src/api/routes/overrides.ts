@@ -8,7 +8,7 @@ import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'
 import { overrideByIdKey } from '../../stores/overrides.js'
 import type { Scope } from '../../domain/scope.js'
 import { scanJson } from '../../stores/rocks.js'
-import { principalScope, type Principal } from '../auth.js'
+import type { Principal } from '../auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { publishChange } from '../../services/publish-change.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
@@ -67,17 +67,17 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
+    const p = request.caller
     const now = clock()
     const { subject, value, action, reason = '', expires_at: expiresAt } = request.body
     if (expiresAt !== undefined && expiresAt * 1000 <= now) throw new ApiError('parameter_invalid', "'expires_at' must be in the future.", 'expires_at')
     const override: Override = { id: newId('ovr', now), subject, value, action, reason, created_ms: now, expires_at_ms: expiresAt === undefined ? null : expiresAt * 1000 }
     await publish(p, override, false, request.id)
-    return overrideResource(override, principalScope(p), now)
+    return overrideResource(override, request.scope, now)
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/overrides', { config: { scope: 'cases:read' }, schema: { querystring: listQuerySchema } }, async request => {
-    const scope = principalScope(request.principal!)
+    const scope = request.scope
     const q = request.query
     const [from, lt] = rangeAfter(prefixRange(TAG.overrideById, scope.tenant, scope.mode), q.starting_after === undefined ? undefined : overrideByIdKey(scope, q.starting_after))
     const page = await pageOf(scanJson<StoredOverride>(state.db, from, lt), o => !o.deleted, q)
@@ -85,13 +85,13 @@ export function overrideRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:read' } }, async request => {
-    const scope = principalScope(request.principal!)
+    const scope = request.scope
     return overrideResource(await find(scope, request.params.id), scope, clock())
   })
 
   app.delete<{ Params: { id: string } }>('/v1/overrides/:id', { config: { scope: 'cases:write' } }, async request => {
-    const p = request.principal!
-    const { deleted: _deleted, ...override } = await find(principalScope(p), request.params.id)
+    const p = request.caller
+    const { deleted: _deleted, ...override } = await find(request.scope, request.params.id)
     await publish(p, override, true, request.id)
     return { object: 'override', id: override.id, deleted: true }
   })

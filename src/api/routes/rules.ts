@@ -76,8 +76,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
     return version
   }
   app.post<{ Body: RuleBody }>('/v1/rules', { config: { scope: 'rules:write' }, schema: { body: ruleBodySchema } }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const body = request.body
     const id = body.id ?? newId('rule').toLowerCase()
     const existing = (await control.activeRuleset(scope)).ruleset.rules.find(r => r.id === id)
@@ -107,8 +107,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
-    const { ruleset } = await control.activeRuleset(principalScope(p))
+    const p = request.caller
+    const { ruleset } = await control.activeRuleset(request.scope)
     const q = request.query
     const rules = ruleset.rules
       .filter(r => (q.mode === undefined || r.mode === q.mode) && (q.status === undefined || r.status === q.status))
@@ -117,8 +117,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Params: { id: string } }>('/v1/rules/:id', { config: { scope: 'rules:read' } }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const { ruleset } = await control.activeRuleset(scope)
     const rule = ruleset.rules.find(r => r.id === request.params.id)
     if (rule === undefined) throw notFound('rule', request.params.id)
@@ -143,8 +143,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const { pack, rule_ids: ruleIds, percentage } = request.body
     const known = new Set((await control.activeRuleset(scope)).ruleset.rules.map(r => r.id))
     const unknown = ruleIds.find(id => !known.has(id))
@@ -176,8 +176,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const { expression: draft, from, to } = request.body
     if (to <= from) throw new ApiError('parameter_invalid', "'to' must be after 'from'.", 'to')
     const active = await control.activeRuleset(scope)
@@ -195,15 +195,15 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/lists', { config: { scope: 'rules:read' }, schema: { querystring: listQuerySchema } }, async request => {
-    const p = request.principal!
-    const { ruleset } = await control.activeRuleset(principalScope(p))
+    const p = request.caller
+    const { ruleset } = await control.activeRuleset(request.scope)
     const lists = Object.values(ruleset.lists).sort((a, b) => a.alias < b.alias ? -1 : 1)
     return paginate(lists, l => l.alias, request.query, l => listResource(l, false), '/v1/lists')
   })
 
   app.get<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:read' } }, async request => {
-    const p = request.principal!
-    const list = (await control.activeRuleset(principalScope(p))).ruleset.lists[request.params.alias]
+    const p = request.caller
+    const list = (await control.activeRuleset(request.scope)).ruleset.lists[request.params.alias]
     if (list === undefined) throw notFound('list', request.params.alias)
     return listResource(list, true)
   })
@@ -222,8 +222,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const { alias, item_type: itemType } = request.body
     if ((await control.activeRuleset(scope)).ruleset.lists[alias] !== undefined) {
       throw new ApiError('resource_exists', `A list with alias '${alias}' already exists.`, 'alias')
@@ -237,8 +237,8 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.delete<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:write' } }, async request => {
-    const p = request.principal!
-    const scope = principalScope(p)
+    const p = request.caller
+    const scope = request.scope
     const { alias } = request.params
     const { ruleset } = await control.activeRuleset(scope)
     if (ruleset.lists[alias] === undefined) throw notFound('list', alias)
@@ -273,9 +273,9 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   app.post<{ Params: { alias: string }, Body: { value: string } }>('/v1/lists/:alias/items', {
     config: { scope: 'rules:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'string', minLength: 1, maxLength: 256 } } } }
-  }, request => changeItems(request.principal!, request.id, request.params.alias, request.body.value, true))
+  }, request => changeItems(request.caller, request.id, request.params.alias, request.body.value, true))
   app.delete<{ Params: { alias: string, value: string } }>('/v1/lists/:alias/items/:value', { config: { scope: 'rules:write' } },
-    request => changeItems(request.principal!, request.id, request.params.alias, request.params.value, false))
+    request => changeItems(request.caller, request.id, request.params.alias, request.params.value, false))
 
   const riskResource = async (p: Principal) => {
     const scope = principalScope(p)
@@ -293,7 +293,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   }
   const level = { type: 'string', enum: ['approve', 'flag', 'reject'] } as const
   const unit = { type: 'number', exclusiveMinimum: 0, maximum: 1 } as const
-  app.get('/v1/risk_settings', { config: { scope: 'rules:read' } }, request => riskResource(request.principal!))
+  app.get('/v1/risk_settings', { config: { scope: 'rules:read' } }, request => riskResource(request.caller))
   /** Score -> risk level -> default action, per tenant and mode: a ruleset change like any other (versioned, audited). */
   app.post<{ Body: Partial<RiskSettings> }>('/v1/risk_settings', {
     config: { scope: 'rules:write' },
@@ -308,7 +308,7 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
+    const p = request.caller
     const { thresholds, actions } = request.body
     if (thresholds !== undefined && thresholds.medium > thresholds.high) {
       throw new ApiError('parameter_invalid', "'thresholds.medium' must not exceed 'thresholds.high'.", 'thresholds.medium')

@@ -1,5 +1,4 @@
 import { Ajv } from 'ajv'
-import { principalScope } from '../auth.js'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { newId } from '../../domain/ids.js'
@@ -77,10 +76,10 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
       if (invalid !== undefined) throw invalid
     }
   }, async request => {
-    const principal = request.principal!
+    const principal = request.caller
     const scoreRequest = toScoreRequest(request.body as Record<string, unknown>)
     return service.score({
-      scope: principalScope(principal),
+      scope: request.scope,
       traceId: request.id,
       request: scoreRequest,
       nowMs: eventTimeMs(scoreRequest, clock()),
@@ -117,7 +116,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
       throw validationError(errors as never)
     }
     const { events } = request.body
-    const scope = principalScope(request.principal!)
+    const scope = request.scope
     const nowMs = clock()
     const data: unknown[] = []
     const calls: ScoreCall[] = []

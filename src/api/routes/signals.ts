@@ -75,7 +75,7 @@ export function signalRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.principal!
+    const p = request.caller
     const b = request.body
     const base = { change_id: newId('sig'), tenant_id: p.tenant, mode: p.mode, at_ms: b.observed_at === undefined ? core.clock() : b.observed_at * 1000, source: p.key.id }
     let change: SignalChange

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import { principalScope } from '../auth.js'
 import type { TransactionRecord } from '../../domain/transaction.js'
 import type { StateDb } from '../../stores/state-db.js'
 import { getTransaction } from '../../stores/transactions.js'
@@ -30,8 +29,8 @@ export function transactionResource (r: TransactionRecord) {
 
 export function transactionRoutes (app: FastifyInstance, state: StateDb): void {
   app.get<{ Params: { id: string } }>('/v1/transactions/:id', { config: { scope: 'transactions:read' } }, async request => {
-    const principal = request.principal!
-    const record = await getTransaction(state, principalScope(principal), request.params.id)
+    const principal = request.caller
+    const record = await getTransaction(state, request.scope, request.params.id)
     if (record === undefined) throw notFound('transaction', request.params.id)
     return transactionResource(record)
   })

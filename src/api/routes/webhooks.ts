@@ -64,7 +64,7 @@ const descriptionSchema = { type: 'string', maxLength: 1000 }
 
 export function webhookRoutes (app: FastifyInstance, core: Core): void {
   const { state, clock } = core
-  const scopeOf = (request: FastifyRequest): Scope => ({ tenant: request.principal!.tenant, mode: request.principal!.mode })
+  const scopeOf = (request: FastifyRequest): Scope => ({ tenant: request.caller.tenant, mode: request.caller.mode })
   const find = async (request: FastifyRequest, id: string) => {
     const e = await getEndpoint(state, scopeOf(request), id)
     if (e === undefined) throw notFound('webhook endpoint', id)
@@ -72,7 +72,7 @@ export function webhookRoutes (app: FastifyInstance, core: Core): void {
   }
   /** Publishes the endpoint's new state (null: deleted), waits until applied here, and audits the change. */
   const publish = async (request: FastifyRequest, id: string, endpoint: WebhookEndpoint | null, action: string, data: Record<string, unknown> = {}) => {
-    const p = request.principal!
+    const p = request.caller
     const record: WebhookRecord = { tenant_id: p.tenant, mode: p.mode, id, endpoint, change_id: newId('chg'), actor: p.key.id }
     await publishChange(core.log, core.topics.webhooks, core.webhooks, record.change_id, { key: `${p.tenant}:${p.mode}:${id}`, value: Buffer.from(JSON.stringify(record)) })
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
@@ -163,7 +163,7 @@ export function webhookRoutes (app: FastifyInstance, core: Core): void {
     if (d === undefined || d.endpoint_id !== endpoint.id) throw notFound('webhook delivery', request.params.delivery)
     if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
     const replayId = newId('rpl', clock())
-    const p = request.principal!
+    const p = request.caller
     // The same event (same id and body) goes back on the events topic addressed to this endpoint only.
     await core.log.append(core.topics.events, [{
       key: p.tenant,
