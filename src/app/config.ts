@@ -1,6 +1,6 @@
 import path from 'node:path'
 
-/** Service configuration, from environment variables (documented in README.md). */
+/** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
   host: string
   port: number
