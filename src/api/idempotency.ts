@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../services/core.js'
 import { stateKey, TAG } from '../stores/keys.js'
-import { ApiError } from './errors.js'
+import { ApiError } from '../services/errors.js'
 
 /** A stored answer is replayed for this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000

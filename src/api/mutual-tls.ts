@@ -3,8 +3,8 @@ import type { TLSSocket } from 'node:tls'
 import type { FastifyRequest } from 'fastify'
 import { clientCaKey, type ClientCaRecord } from '../stores/client-cas.js'
 import type { StateDb } from '../stores/state-db.js'
-import { principalScope, type Principal } from './auth.js'
-import { ApiError } from './errors.js'
+import { principalScope, type Principal } from '../services/auth.js'
+import { ApiError } from '../services/errors.js'
 
 /**
  * On the mutual-TLS listener: the TLS handshake asks every client for a certificate (without judging it, as

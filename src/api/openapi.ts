@@ -1,7 +1,8 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import { ERRORS as ERROR_CATALOGUE, errorSchema, type ErrorCode, type ErrorType } from './errors.js'
+import { errorSchema } from './errors.js'
+import { ERRORS as ERROR_CATALOGUE, type ErrorCode, type ErrorType } from '../services/errors.js'
 
 /** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
 interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }

@@ -1,5 +1,5 @@
 import { SUBJECTS, subjectValue } from '../domain/decision/subjects.js'
-import type { Subject, Override, ScoreRequest } from '../domain/decision/types.js'
+import type { Subject, ScoreRequest } from '../domain/decision/types.js'
 import { stateKey, TAG } from './keys.js'
 import type { Scope } from '../domain/scope.js'
 

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { LIMITS } from '../../src/api/input-limits.js'
+import { LIMITS } from '../../src/services/input-limits.js'
 import { auth, startTestApp } from '../support/app.js'
 
 /**

@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { LIMITS } from '../../src/api/input-limits.js'
+import { LIMITS } from '../../src/services/input-limits.js'
 import { decodeEvent, encodeEvent } from '../../src/stream/records/transaction-record.js'
 import { type TransactionRecord } from '../../src/domain/transaction.js'
 import { auth, startTestApp } from '../support/app.js'

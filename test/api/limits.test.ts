@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { RateLimiter } from '../../src/api/rate-limit.js'
+import { RateLimiter } from '../../src/services/rate-limit.js'
 import { auth, LIVE_KEY, startTestApp } from '../support/app.js'
 
 let app: App

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { type AuditEntry, auditEntries } from '../../stores/audit.js'
 import { getTransaction } from '../../stores/transactions.js'
-import { ApiError } from '../errors.js'
+import { ApiError } from '../../services/errors.js'
 
 function entryResource (e: AuditEntry) {
   return {

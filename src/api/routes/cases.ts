@@ -1,56 +1,19 @@
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
-import { caseIdForTrace, commandRecord } from '../../stream/records/case-commands.js'
-import { CASE_OUTCOMES, type Case, type CaseCommand, type CaseSubjects } from '../../domain/cases/types.js'
+import { caseIdForTrace } from '../../stream/records/case-commands.js'
+import { CASE_OUTCOMES, type Case, type CaseSubjects } from '../../domain/cases/types.js'
 import { subjectsOf, SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
 import { getCase, lookupCaseIdByTrace, scanCases } from '../../stores/cases.js'
 import { getTransaction } from '../../stores/transactions.js'
 import type { Scope } from '../../domain/scope.js'
-import type { Principal } from '../auth.js'
-import { ApiError, notFound } from '../errors.js'
+import type { Principal } from '../../services/auth.js'
+import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
-import { publishChange } from '../../services/publish-change.js'
-
-/** Default time a `safe` outcome demotes later flags of the case's subjects (30 days). */
-export const DEFAULT_SAFE_DEMOTION_HOURS = 720
-
-export function caseResource (c: Case, withHistory = true) {
-  return {
-    object: 'case',
-    id: c.id,
-    livemode: c.mode === 'live',
-    trace_id: c.trace_id,
-    status: c.status,
-    outcome: c.outcome,
-    assignee: c.assignee,
-    reason: c.reason,
-    opened_by: c.opened_by,
-    rules: c.rules,
-    subjects: c.subjects,
-    created: Math.floor(c.created_ms / 1000),
-    updated: Math.floor(c.updated_ms / 1000),
-    ...(withHistory
-      ? { history: c.history.map(({ command_id: _id, at_ms: at, demote_until_ms: until, ...e }) => ({ ...e, at: Math.floor(at / 1000), ...(until === undefined ? {} : { demote_until: Math.floor(until / 1000) }) })) }
-      : {})
-  }
-}
+import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand } from '../../services/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
-
-/** Sends a command to the case's writer and turns its outcome into the response (or the error it earned); audits it. */
-export async function runCaseCommand (core: Core, cmd: CaseCommand, requestId: string) {
-  const outcome = await publishChange(core.log, core.topics.caseCommands, core.cases, cmd.id, commandRecord(cmd))
-  if (!outcome.accepted) {
-    const e = outcome.error!
-    throw new ApiError(e.code, e.message, e.code === 'resource_missing' ? 'id' : undefined)
-  }
-  const c = outcome.case!
-  const { id: _id, tenant_id: tenant, mode, case_id: caseId, at_ms: _at, actor, type, ...data } = cmd
-  await core.audit.record({ tenant_id: tenant, mode, actor, action: `case.${type}`, object_type: 'case', object_id: caseId, trace_id: requestId, subject_trace_id: c.trace_id, data })
-  return caseResource(c)
-}
 
 export function caseRoutes (app: FastifyInstance, core: Core): void {
   const { state, clock } = core

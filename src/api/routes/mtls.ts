@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
 import { clientCaKey, type ClientCaRecord } from '../../stores/client-cas.js'
-import { ApiError, notFound } from '../errors.js'
+import { ApiError, notFound } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
 
 function caResource (r: ClientCaRecord, serverFingerprint: string | null) {

@@ -10,8 +10,8 @@ import { compileRule, RuleSyntaxError, type CompiledRule } from '../../domain/ru
 import { labelsOf } from '../../stores/labels.js'
 import { transactionsBetween } from '../../stores/transactions.js'
 import { invalidListItem } from '../../domain/rules/lists.js'
-import { principalScope, type Principal } from '../auth.js'
-import { ApiError, notFound } from '../errors.js'
+import { principalScope, type Principal } from '../../services/auth.js'
+import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
 
 const ruleBodySchema = {
@@ -107,7 +107,6 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.caller
     const { ruleset } = await control.activeRuleset(request.scope)
     const q = request.query
     const rules = ruleset.rules
@@ -117,7 +116,6 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Params: { id: string } }>('/v1/rules/:id', { config: { scope: 'rules:read' } }, async request => {
-    const p = request.caller
     const scope = request.scope
     const { ruleset } = await control.activeRuleset(scope)
     const rule = ruleset.rules.find(r => r.id === request.params.id)
@@ -176,7 +174,6 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
       }
     }
   }, async request => {
-    const p = request.caller
     const scope = request.scope
     const { expression: draft, from, to } = request.body
     if (to <= from) throw new ApiError('parameter_invalid', "'to' must be after 'from'.", 'to')
@@ -195,14 +192,12 @@ export function ruleRoutes (app: FastifyInstance, core: Core): void {
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/lists', { config: { scope: 'rules:read' }, schema: { querystring: listQuerySchema } }, async request => {
-    const p = request.caller
     const { ruleset } = await control.activeRuleset(request.scope)
     const lists = Object.values(ruleset.lists).sort((a, b) => a.alias < b.alias ? -1 : 1)
     return paginate(lists, l => l.alias, request.query, l => listResource(l, false), '/v1/lists')
   })
 
   app.get<{ Params: { alias: string } }>('/v1/lists/:alias', { config: { scope: 'rules:read' } }, async request => {
-    const p = request.caller
     const list = (await control.activeRuleset(request.scope)).ruleset.lists[request.params.alias]
     if (list === undefined) throw notFound('list', request.params.alias)
     return listResource(list, true)

@@ -3,7 +3,7 @@ import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
 import { invalidListItem } from '../../domain/rules/lists.js'
 import { signalKey, signalResource, signalSubject, type SignalChange } from '../../domain/signals.js'
-import { ApiError } from '../errors.js'
+import { ApiError } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
 
 interface SignalBody { type: 'sim_swap' | 'ip_reputation', user_id?: string, confidence?: number, ip?: string, score?: number | null, observed_at?: number }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TransactionRecord } from '../../domain/transaction.js'
 import type { StateDb } from '../../stores/state-db.js'
 import { getTransaction } from '../../stores/transactions.js'
-import { notFound } from '../errors.js'
+import { notFound } from '../../services/errors.js'
 
 /** The transaction resource: the decision as returned, the request it answered, and what it was evaluated with. */
 export function transactionResource (r: TransactionRecord) {
@@ -29,7 +29,6 @@ export function transactionResource (r: TransactionRecord) {
 
 export function transactionRoutes (app: FastifyInstance, state: StateDb): void {
   app.get<{ Params: { id: string } }>('/v1/transactions/:id', { config: { scope: 'transactions:read' } }, async request => {
-    const principal = request.caller
     const record = await getTransaction(state, request.scope, request.params.id)
     if (record === undefined) throw notFound('transaction', request.params.id)
     return transactionResource(record)

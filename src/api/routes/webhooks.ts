@@ -5,7 +5,7 @@ import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../
 import type { Scope } from '../../domain/scope.js'
 import { newWebhookSecret } from '../../domain/webhooks/signature.js'
 import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type Delivery, type EventType, type WebhookEndpoint, type WebhookRecord } from '../../domain/webhooks/types.js'
-import { ApiError, notFound } from '../errors.js'
+import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
 

@@ -1,7 +1,7 @@
 import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
 import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../../gen/fraud/v1/events_pb.js'
 import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema } from '../../gen/fraud/v1/score_pb.js'
-import type { Action, Decision, ScoreRequest } from '../../domain/decision/types.js'
+import type { Action, Decision } from '../../domain/decision/types.js'
 import type { TransactionRecord } from '../../domain/transaction.js'
 
 // google.protobuf.Struct fields surface as plain JSON objects in protobuf-es v2.

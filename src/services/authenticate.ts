@@ -1,4 +1,4 @@
-import type { Core } from '../services/core.js'
+import type { Core } from './core.js'
 import { lookupApiKey } from '../stores/api-keys.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
 import { ApiError } from './errors.js'
