@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { deadLetterRecord, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
+import { appendDeadLetter, deadLetterRecord, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
 import { RecordRejected, type EventLog, type LogRecord } from './eventlog/event-log.js'
 import { decodeEvent } from './records/transaction-record.js'
 import type { DecisionCodec } from './decision-codec.js'
@@ -34,7 +34,8 @@ const COMPONENT = 'outbox-relay'
  * consumers de-duplicate by trace_id (headers carry origin id and sequence too).
  *
  * No entry blocks the stream: an entry that cannot be decoded, or that the log refuses for what it is (too
- * large), is retried alone DEAD_LETTER_AFTER times, then goes to the dead-letter topic with its reason, is
+ * large), fails DEAD_LETTER_AFTER times in all (a refused batch of several counts as its head entry's first
+ * failure, the tries after it are alone), then goes to the dead-letter topic with its reason, is
  * counted, and the relay moves on. An unavailable log is retried without end (nothing is lost), and health
  * says the relay is failing meanwhile.
  */
@@ -155,7 +156,7 @@ export class OutboxRelay {
     this.head = { seq: e.seq, failures }
     if (failures < DEAD_LETTER_AFTER) throw err
     const source = { source: 'outbox', origin: this.options.originId, seq: String(e.seq), target_topic: this.options.topic }
-    await this.log.append(this.options.deadLetterTopic, [deadLetterRecord(source, `${this.options.originId}:${e.seq}`, e.value, err)])
+    await appendDeadLetter(this.log, this.options.deadLetterTopic, deadLetterRecord(source, `${this.options.originId}:${e.seq}`, e.value, err))
     this.health.deadLettered(COMPONENT)
     this.logger.error({ err, seq: e.seq }, 'outbox relay: entry dead-lettered')
     this.head = { seq: 0, failures: 0 }

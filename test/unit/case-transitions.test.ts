@@ -160,14 +160,13 @@ describe('case transitions: disposition', () => {
     expect(closed).toEqual(copy)
   })
 
-  it('does not itself refuse an outcome outside CASE_OUTCOMES (the API and gRPC layers validate it)', () => {
-    // Pinned as found: the state machine closes the case with whatever outcome the command carries.
+  it('refuses an outcome outside CASE_OUTCOMES itself, whoever sent the command (409 invalid_transition)', () => {
     expect(CASE_OUTCOMES).toEqual(['fraud', 'safe', 'chargeback'])
     const t = applyCaseCommand(open(), dispositionCmd('cmd_odd', 2_000_000, 'stolen' as CaseOutcome))
-    expect(t.accepted).toBe(true)
-    if (!t.accepted) return
-    expect(t.case.status).toBe('closed')
-    expect(t.case.outcome).toBe('stolen')
+    expect(t.accepted).toBe(false)
+    if (t.accepted) return
+    expect(t.error).toMatchObject({ status: 409, code: 'invalid_transition' })
+    expect(t.error.message).toContain("'stolen'")
   })
 })
 

@@ -1,4 +1,4 @@
-import type { Case, CaseCommand, CaseEntry, CommandError } from './types.js'
+import { CASE_OUTCOMES, type Case, type CaseCommand, type CaseEntry, type CommandError } from './types.js'
 
 export type Transition =
   | { accepted: true, case: Case, entry: CaseEntry }
@@ -48,6 +48,9 @@ export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): 
     if (current.status === 'closed') return reject(409, 'case_closed', `Case ${current.id} is closed.`)
     return next({ status: 'in_review', assignee: cmd.assignee }, { ...base, type: 'assigned', assignee: cmd.assignee })
   }
+  // The API and gRPC validate outcomes too, but the state machine holds for any producer of commands: an unknown
+  // outcome would otherwise close the case and be treated as fraud by its effects.
+  if (!CASE_OUTCOMES.includes(cmd.outcome)) return reject(409, 'invalid_transition', `Unknown outcome '${String(cmd.outcome)}'; one of ${CASE_OUTCOMES.join(', ')}.`)
   const chargebackAfterReview = cmd.outcome === 'chargeback' && (current.outcome === 'safe' || current.outcome === 'fraud')
   if (current.status === 'closed' && !chargebackAfterReview) {
     return reject(409, 'invalid_transition', `Case ${current.id} is closed with outcome '${current.outcome}'; only a chargeback may follow a safe or fraud outcome.`)

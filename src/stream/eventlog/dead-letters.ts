@@ -22,6 +22,19 @@ export function deadLetterRecord (source: Record<string, string>, key: string, v
   }
 }
 
+/**
+ * Appends a dead-letter record; when the dead-letter topic refuses even that (its own size limit), appends it
+ * again without the value, so the reason and the source are kept whatever the record's size.
+ */
+export async function appendDeadLetter (log: EventLog, topic: string, record: LogRecord): Promise<void> {
+  try {
+    await log.append(topic, [record])
+  } catch (err) {
+    if (!(err instanceof RecordRejected) || record.value.byteLength === 0) throw err
+    await log.append(topic, [{ ...record, value: new Uint8Array(0), headers: { ...record.headers, value_omitted_bytes: String(record.value.byteLength) } }])
+  }
+}
+
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 /**
@@ -83,7 +96,7 @@ export class DeadLetteringLog implements EventLog {
         if (isTransient(err)) throw err
         if (attempt < DEAD_LETTER_AFTER) { await sleep(this.retryMs * attempt); continue }
         const source = { source_topic: record.topic, source_partition: String(record.partition), source_offset: String(record.offset), consumer_group: options.group }
-        await this.append(this.deadLetterTopic, [deadLetterRecord(source, record.key, record.value, err)])
+        await appendDeadLetter(this, this.deadLetterTopic, deadLetterRecord(source, record.key, record.value, err))
         this.health.deadLettered(component)
         this.logger.error({ err, group: options.group, topic: record.topic, partition: record.partition, offset: record.offset }, 'consumer: record dead-lettered')
         await options.onDeadLettered?.(record)
