@@ -20,6 +20,10 @@ import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
 import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
+import { rolloutRoutes } from './routes/rules/rollout.js'
+import { backtestRoutes } from './routes/rules/backtest.js'
+import { listRoutes } from './routes/lists.js'
+import { riskSettingsRoutes } from './routes/risk-settings.js'
 import { batchRoutes, scoreRoutes } from './routes/score.js'
 import { transactionRoutes } from './routes/transactions.js'
 import { webhookRoutes } from './routes/webhooks.js'
@@ -124,7 +128,14 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   scoreRoutes(app, deps.service, core.clock)
   batchRoutes(app, deps.service, core.clock)
   transactionRoutes(app, core.state)
-  ruleRoutes(app, core)
+  // Rules, rollout, backtest, lists, risk settings: each a plugin given only what it uses, loaded here (awaited)
+  // so the routes keep their place among the others.
+  const rulesets = { control: core.controlPlane, audit: core.audit, clock: core.clock }
+  await app.register(ruleRoutes, rulesets)
+  await app.register(rolloutRoutes, rulesets)
+  await app.register(backtestRoutes, { control: core.controlPlane, state: core.state })
+  await app.register(listRoutes, rulesets)
+  await app.register(riskSettingsRoutes, { ...rulesets, models: core.modelRegistry })
   caseRoutes(app, core)
   overrideRoutes(app, core)
   webhookRoutes(app, core)

@@ -1,0 +1,42 @@
+import type { Ruleset } from '../../../domain/decision/types.js'
+import type { RulesetVersion } from '../../../domain/rules/ruleset-versions.js'
+import { ChangeRejected, type ControlPlane } from '../../../stream/control-plane.js'
+import type { AuditLog } from '../../../stream/audit-log.js'
+import { principalScope, type Principal } from '../../../services/auth.js'
+import { ApiError } from '../../../services/errors.js'
+
+/** What the rule routes read: the active ruleset of the caller's tenant and mode, and its versions. */
+export type RulesetReader = Pick<ControlPlane, 'activeRuleset' | 'history'>
+
+/** What a route that changes a ruleset needs (the options of its plugin). */
+export interface RulesetChangeDeps {
+  control: RulesetReader & Pick<ControlPlane, 'propose'>
+  audit: Pick<AuditLog, 'record'>
+  clock: () => number
+}
+
+/** Ruleset changes may lose a race with another instance several times in a row: 409, retry. */
+async function proposing<T> (run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (err) {
+    if (err instanceof ChangeRejected) throw new ApiError('conflict', err.message)
+    throw err
+  }
+}
+
+/**
+ * One ruleset change as a new version, audited with the request that made it. `edit` is one of the pure edits of
+ * src/domain/rules/ruleset-edits.ts; the control plane applies it to the active ruleset (again if it lost a race).
+ */
+export async function changeRuleset (
+  deps: RulesetChangeDeps, p: Principal, requestId: string, describe: RulesetVersion['change'], edit: (ruleset: Ruleset) => Ruleset
+): Promise<RulesetVersion> {
+  const version = await proposing(() => deps.control.propose(principalScope(p), p.key.id, describe, edit, deps.clock()))
+  const { type, ...ids } = describe
+  await deps.audit.record({
+    tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0] ?? type.split('.')[0]),
+    trace_id: requestId, data: { ruleset_version: version.ruleset.version }
+  })
+  return version
+}

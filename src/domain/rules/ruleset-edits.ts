@@ -1,0 +1,83 @@
+import type { RiskSettings, Rule, Ruleset, ValueList } from '../decision/types.js'
+import { policyOf } from '../decision/default-policy.js'
+
+/**
+ * Every change the rules API makes to a ruleset, as a pure function: the ruleset before -> the ruleset after.
+ * No I/O, no clock, no errors: what a request may ask is checked before the change is proposed (by the route,
+ * against the active ruleset), and the control plane re-applies the edit to the newest version when it lost a
+ * race. The input is never modified; what an edit does not change is shared with it. `version` is left as it
+ * is (the control plane labels the new version).
+ */
+
+/** What a rule is before a create names its fields (the required ones are checked by the caller). */
+export function newRule (id: string): Rule {
+  return { id, name: '', expression: '', action: 'flag', mode: 'enforce', priority: 100, description: '', status: 'active' }
+}
+
+/**
+ * Creates rule `id`, or updates it: the fields given replace the rule's own (a new rule starts from
+ * `newRule(id)`); `id` always wins over `fields.id`. A new rule goes last; an updated one keeps its place.
+ */
+export function upsertRule (ruleset: Ruleset, id: string, fields: Partial<Rule>): Ruleset {
+  const current = ruleset.rules.find(r => r.id === id)
+  const saved: Rule = { ...(current ?? newRule(id)), ...fields, id }
+  return { ...ruleset, rules: current === undefined ? [...ruleset.rules, saved] : ruleset.rules.map(r => r.id === id ? saved : r) }
+}
+
+/**
+ * Rolls `ruleIds` out as pack `pack` to `percentage` percent of traffic: the rules go to shadow mode, and a
+ * rule belongs to one pack, so moving it here takes it out of any other (which stays, maybe empty).
+ */
+export function rollOut (ruleset: Ruleset, rollout: { pack: string, ruleIds: readonly string[], percentage: number }): Ruleset {
+  const { pack, percentage } = rollout
+  const ruleIds = [...rollout.ruleIds]
+  const rollouts = { ...(ruleset.rollouts ?? {}) }
+  for (const [name, r] of Object.entries(rollouts)) rollouts[name] = { ...r, rule_ids: r.rule_ids.filter(id => !ruleIds.includes(id)) }
+  rollouts[pack] = { pack, rule_ids: ruleIds, percentage }
+  return { ...ruleset, rollouts, rules: ruleset.rules.map(r => ruleIds.includes(r.id) ? { ...r, mode: 'shadow' } : r) }
+}
+
+/** Adds `list`; a list of the same alias already there is kept as it is. */
+export function createList (ruleset: Ruleset, list: ValueList): Ruleset {
+  return { ...ruleset, lists: { ...ruleset.lists, [list.alias]: ruleset.lists[list.alias] ?? list } }
+}
+
+/** Removes list `alias` (nothing changes when there is none). Rules naming it are not touched: see ruleUsingList. */
+export function deleteList (ruleset: Ruleset, alias: string): Ruleset {
+  const { [alias]: _deleted, ...lists } = ruleset.lists
+  return { ...ruleset, lists }
+}
+
+/**
+ * The active rule that names list `alias` in its expression (as a quoted string), if any: deleting the list
+ * would make it silently stop matching.
+ */
+export function ruleUsingList (ruleset: Ruleset, alias: string): Rule | undefined {
+  return ruleset.rules.find(r => r.status === 'active' && (r.expression.includes(`"${alias}"`) || r.expression.includes(`'${alias}'`)))
+}
+
+/**
+ * Adds `value` to the list named `list.alias` (once: a value already there is not repeated). `list` is the list
+ * as the caller read it; the ruleset's own list of that alias is the one changed when there is one, else `list`
+ * is written back with the change.
+ */
+export function addListItem (ruleset: Ruleset, list: ValueList, value: string): Ruleset {
+  const current = ruleset.lists[list.alias] ?? list
+  const items = current.items.includes(value) ? current.items : [...current.items, value]
+  return { ...ruleset, lists: { ...ruleset.lists, [list.alias]: { ...current, items } } }
+}
+
+/** Removes `value` from the list named `list.alias` (`list` as in addListItem). */
+export function removeListItem (ruleset: Ruleset, list: ValueList, value: string): Ruleset {
+  const current = ruleset.lists[list.alias] ?? list
+  return { ...ruleset, lists: { ...ruleset.lists, [list.alias]: { ...current, items: current.items.filter(i => i !== value) } } }
+}
+
+/**
+ * Sets the risk thresholds and/or the action per risk level; what is not given stays as the ruleset has it (the
+ * defaults when it has none), and the ruleset then carries both.
+ */
+export function updateRiskSettings (ruleset: Ruleset, settings: Partial<RiskSettings>): Ruleset {
+  const current = policyOf(ruleset)
+  return { ...ruleset, risk: { thresholds: settings.thresholds ?? current.thresholds, actions: settings.actions ?? current.actions } }
+}
