@@ -7,15 +7,8 @@ import type { Core } from '../services/core.js'
 import type { Logger } from 'pino'
 import { buildServer } from '../api/server.js'
 import { RateLimiter } from '../services/rate-limit.js'
-import { clientCasMaterializer } from '../stream/views/client-cas.js'
 import { startGrpc } from '../grpc/scorer-server.js'
-import { casesMaterializer } from '../stream/views/cases.js'
-import { feedbackMaterializer } from '../stream/views/feedback.js'
-import { overridesMaterializer } from '../stream/views/overrides.js'
 import { AuditLog } from '../stream/audit-log.js'
-import { auditMaterializer } from '../stream/views/audit.js'
-import { apiKeysMaterializer } from '../stream/views/api-keys.js'
-import { deliveriesMaterializer, webhooksMaterializer } from '../stream/views/webhooks.js'
 import { ensureServiceTopics, topicNames } from '../stream/topics.js'
 import type { TopologyContext } from '../topologies/index.js'
 import { bootstrap, type Identity } from './bootstrap.js'
@@ -24,7 +17,6 @@ import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
 import type { EventLog } from '../stream/eventlog/event-log.js'
 import { KafkaEventLog } from '../stream/eventlog/kafka.js'
 import { ControlPlane } from '../stream/control-plane.js'
-import { DecisionMaterializer } from '../stream/decision-materializer.js'
 import { OutboxRelay } from '../stream/relay.js'
 import { PipelineHealth } from '../stream/health.js'
 import { DeadLetteringLog } from '../stream/eventlog/dead-letters.js'
@@ -35,9 +27,9 @@ import { Outbox } from '../stores/outbox.js'
 import { openStateDb } from '../stores/state-db.js'
 import { VelocityStore } from '../stores/velocity.js'
 import { IpReputationIndex } from '../stores/signals.js'
-import { signalsMaterializer } from '../stream/views/signals.js'
 import { ModelRegistry } from '../stream/views/model-registry.js'
-import { modelsMaterializer } from '../stream/views/models.js'
+import { openViews } from '../stream/views.js'
+import { DecisionMaterializer } from '../stream/decision-materializer.js'
 
 export interface App extends ProcessCore {
   server: FastifyInstance
@@ -95,36 +87,26 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const codec = options.codec ?? decisionCodec(config)
   const origin = identity.originId
   const controlPlane = new ControlPlane(state, log, topics.rulesets, origin, logger)
-  const cases = casesMaterializer(state, log, topics.cases, origin, logger)
-  const overrides = overridesMaterializer(state, log, topics.overrides, origin, logger)
   const velocity = new VelocityStore(state)
-  const feedback = feedbackMaterializer(state, velocity, log, topics.feedback, origin, logger)
-  const webhooks = webhooksMaterializer(state, log, topics.webhooks, origin, logger)
-  const deliveries = deliveriesMaterializer(state, log, topics.webhookDeliveries, origin, logger)
-  const auditEntries = auditMaterializer(state, log, topics.audit, origin, logger)
-  const apiKeys = apiKeysMaterializer(state, log, topics.apiKeys, origin, logger)
-  const clientCas = clientCasMaterializer(state, log, topics.clientCas, origin, logger)
   const reputation = await IpReputationIndex.load(state)
-  const signals = signalsMaterializer(state, log, topics.signals, origin, logger, reputation)
   const modelRegistry = await ModelRegistry.load(state)
-  const models = modelsMaterializer(state, log, topics.models, origin, logger, modelRegistry)
+  const views = openViews(state, log, topics, origin, logger, { velocity, reputation, modelRegistry })
   const audit = new AuditLog(log, topics.audit, clock)
-  const views = [cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models]
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
-  for (const v of views) await v.start()
+  for (const v of Object.values(views)) await v.start()
   const core: ProcessCore = {
-    config, logger, clock, state, identity, log, topics, codec, health, controlPlane, cases, overrides, feedback, webhooks, deliveries, auditEntries, apiKeys, clientCas, signals, models, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
+    config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
-      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases, webhooks, audit, clock, models: modelRegistry }
+      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
       const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
       // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
       return async () => { await Promise.all(running.map(t => t.stop())) }
     },
     async closeCore () {
-      await Promise.all([...views.map(v => v.stop()), controlPlane.stop()])
+      await Promise.all([...Object.values(views).map(v => v.stop()), controlPlane.stop()])
       await log.close()
       await state.close()
     }

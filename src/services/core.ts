@@ -15,10 +15,10 @@ import type { EventLog } from '../stream/eventlog/event-log.js'
 import type { PipelineHealth } from '../stream/health.js'
 import type { TopicMaterializer } from '../stream/topic-materializer.js'
 import type { TopicNames } from '../stream/topics.js'
-import type { ApiKeyChange } from '../stream/views/api-keys.js'
-import type { CommandOutcome } from '../stream/views/cases.js'
+import type { ApiKeyChange } from '../stores/api-keys.js'
+import type { CommandOutcome } from '../stores/cases.js'
 import type { ModelRecord, ModelRegistry } from '../stream/views/model-registry.js'
-import type { OverrideRecord } from '../stream/views/overrides.js'
+import type { OverrideRecord } from '../stores/overrides.js'
 
 /**
  * What every process of the service has, the API and a topology running alone: local state, the event log,

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { writeBatchSync } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
+import type { StoreWrites } from './writes.js'
 
 /** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
 export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'signals:write'] as const
@@ -47,4 +48,14 @@ export function storeApiKey (state: StateDb, secret: string, record: ApiKeyRecor
   const full: ApiKeyRecord = { status: 'active', expires_ms: null, rotated_to: null, redacted: redact(secret), secret_hash: secretHash(secret), ...record }
   const value = Buffer.from(JSON.stringify(full))
   writeBatchSync(state.db, [{ type: 'put', key: apiKeyKey(secret), value }, { type: 'put', key: apiKeyByIdKey(record.tenant_id, record.id), value }], true)
+}
+
+/** A record of the compacted `api-keys` topic (key tenant:key id). */
+export interface ApiKeyChange { key: ApiKeyRecord, change_id: string }
+
+/** Applies a key change: by secret hash (authentication) and by tenant and id (management). */
+export function applyApiKeyChange (change: ApiKeyChange, writes: StoreWrites): void {
+  const value = Buffer.from(JSON.stringify(change.key))
+  writes.put(apiKeyHashKey(change.key.secret_hash!), value)
+  writes.put(apiKeyByIdKey(change.key.tenant_id, change.key.id), value)
 }

@@ -2,6 +2,7 @@ import { scan } from './rocks.js'
 import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Mode, Scope } from '../domain/scope.js'
+import type { StoreWrites } from './writes.js'
 
 /** One audit entry: who changed what, with the request's trace id, on the append-only `audit` topic. */
 export interface AuditEntry {
@@ -39,4 +40,16 @@ export async function auditEntries (state: StateDb, scope: Scope, by: { objectId
   for await (const [, id] of scan(state.db, gte, lt)) ids.push(id.toString())
   const raw = await state.getMany(ids.map(id => auditKey(scope.tenant, scope.mode, id)))
   return raw.flatMap(r => r === undefined ? [] : [JSON.parse(r.toString()) as AuditEntry])
+}
+
+const orderOf = (e: AuditEntry, partition: number, offset: number) => `${String(e.at_ms).padStart(15, '0')}:${partition}:${String(offset).padStart(15, '0')}`
+
+/** Applies an audit entry at its log position: by id, and indexed by object id and by trace id. */
+export function applyAuditEntry (e: AuditEntry, position: { partition: number, offset: number }, writes: StoreWrites): void {
+  const order = orderOf(e, position.partition, position.offset)
+  writes.put(auditKey(e.tenant_id, e.mode, e.id), Buffer.from(JSON.stringify(e)))
+  writes.put(auditByObjectKey(e.tenant_id, e.mode, e.object_id, order), Buffer.from(e.id))
+  for (const trace of new Set([e.trace_id, e.subject_trace_id])) {
+    if (trace != null) writes.put(auditByTraceKey(e.tenant_id, e.mode, trace, order), Buffer.from(e.id))
+  }
 }

@@ -1,9 +1,10 @@
-import type { Case } from '../domain/cases/types.js'
-import type { Subject } from '../domain/decision/types.js'
+import type { Case, CaseRecord } from '../domain/cases/types.js'
+import type { Subject, CaseGate } from '../domain/decision/types.js'
 import { scanJson } from './rocks.js'
 import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
+import type { StoreWrites } from './writes.js'
 
 export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, scope.tenant, scope.mode, id)
 export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
@@ -23,4 +24,48 @@ export async function lookupCaseIdByTrace (state: StateDb, scope: Scope, traceId
 export async function * scanCases (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<Case> {
   const [from, lt] = rangeAfter(prefixRange(TAG.caseRecord, scope.tenant, scope.mode), startingAfter === undefined ? undefined : caseKey(scope, startingAfter))
   yield * scanJson<Case>(state.db, from, lt)
+}
+
+export type CommandOutcome = CaseRecord['command'] & { case: Case | null }
+
+/** Subjects whose later decisions a case outcome gates; an IP is too often shared to gate on. */
+const GATED_SUBJECTS: readonly Subject[] = ['user_id', 'email', 'device_id', 'card']
+
+/** The Stage 3 gate a closed case sets on its subjects. */
+export function gateOf (c: Case): CaseGate | undefined {
+  if (c.outcome === null) return undefined
+  const last = c.history[c.history.length - 1]!
+  return { case_id: c.id, outcome: c.outcome, at_ms: last.at_ms, until_ms: c.outcome === 'safe' ? last.demote_until_ms ?? last.at_ms : null }
+}
+
+async function writeGates (writes: StoreWrites, c: Case): Promise<void> {
+  const gate = gateOf(c)
+  if (gate === undefined) return
+  for (const subject of GATED_SUBJECTS) {
+    const value = c.subjects[subject]
+    if (value === undefined) continue
+    const key = caseGateKey({ tenant: c.tenant_id, mode: c.mode }, subject, value)
+    const raw = await writes.get(key)
+    const gates = (raw === undefined ? [] : JSON.parse(raw.toString()) as CaseGate[]).filter(g => g.case_id !== c.id && (g.until_ms === null || g.until_ms > gate.at_ms))
+    writes.put(key, Buffer.from(JSON.stringify([...gates, gate])))
+  }
+}
+
+
+
+/**
+ * Applies a case state of the `cases` topic (written by the case writer): the case by id and by trace id, and
+ * the Stage 3 gates of closed cases per subject. A state replaces the stored one only when its version is
+ * higher, so replays and duplicates change nothing.
+ */
+export async function applyCaseState ({ case: c }: CaseRecord, writes: StoreWrites): Promise<void> {
+  if (c === null) return
+  const scope = { tenant: c.tenant_id, mode: c.mode }
+  const raw = await writes.get(caseKey(scope, c.id))
+  const stored = raw === undefined ? undefined : JSON.parse(raw.toString()) as Case
+  if (stored === undefined || c.version > stored.version) {
+    writes.put(caseKey(scope, c.id), Buffer.from(JSON.stringify(c)))
+    if (c.trace_id !== null) writes.put(caseByTraceKey(scope, c.trace_id), Buffer.from(c.id))
+    if (c.outcome !== stored?.outcome) await writeGates(writes, c)
+  }
 }

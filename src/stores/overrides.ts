@@ -1,7 +1,8 @@
 import { SUBJECTS, subjectValue } from '../domain/decision/subjects.js'
-import type { Subject, ScoreRequest } from '../domain/decision/types.js'
+import type { Subject, ScoreRequest, Override } from '../domain/decision/types.js'
 import { stateKey, TAG } from './keys.js'
-import type { Scope } from '../domain/scope.js'
+import type { Scope, Mode } from '../domain/scope.js'
+import type { StoreWrites } from './writes.js'
 
 /** Admin overrides in force for one (tenant, mode, subject, value), as a JSON array. */
 export function overrideKey (scope: Scope, subject: Subject, value: string): Buffer {
@@ -27,4 +28,32 @@ export function parseArrays<T> (values: Array<Buffer | undefined>): T[] {
   const out: T[] = []
   for (const v of values) if (v !== undefined) out.push(...JSON.parse(v.toString()) as T[])
   return out
+}
+
+/** A record of the compacted `overrides` topic (key: tenant, mode, override id). */
+export interface OverrideRecord {
+  tenant_id: string
+  mode: Mode
+  override: Override
+  deleted: boolean
+  /** Who created or deleted it (API key id). */
+  actor: string
+  change_id: string
+}
+
+/**
+ * Applies an override change: by id (for the API) and per subject value (for Stage 3). Expired overrides are
+ * dropped from a subject's list whenever that list changes.
+ */
+export async function applyOverrideChange (change: OverrideRecord, writes: StoreWrites): Promise<void> {
+  const scope = { tenant: change.tenant_id, mode: change.mode }
+  const o = change.override
+  const subjectKey = overrideKey(scope, o.subject, o.value)
+  const raw = await writes.get(subjectKey)
+  const kept = (raw === undefined ? [] : JSON.parse(raw.toString()) as Override[])
+    .filter(x => x.id !== o.id && (x.expires_at_ms === null || x.expires_at_ms > o.created_ms))
+  const list = change.deleted ? kept : [...kept, o]
+  if (list.length === 0) writes.del(subjectKey)
+  else writes.put(subjectKey, Buffer.from(JSON.stringify(list)))
+  writes.put(overrideByIdKey(scope, o.id), Buffer.from(JSON.stringify({ ...o, deleted: change.deleted })))
 }

@@ -4,6 +4,8 @@ import { scan } from './rocks.js'
 import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { scopeId, type Scope } from '../domain/scope.js'
+import type { StoreWrites } from './writes.js'
+import type { SignalChange } from '../domain/signals.js'
 
 /** The latest SIM swap reported for a user (read with the request's other point lookups). */
 export const simSwapKey = (scope: Scope, userId: string) => stateKey(TAG.signal, 'sim_swap', scope.tenant, scope.mode, userId)
@@ -62,5 +64,24 @@ export class IpReputationIndex {
     if (s.ranges.length === 0 || isIP(ip) === 0) return undefined
     const family = familyOf(ip)
     return s.ranges.find(r => r.list.check(ip, family))?.score
+  }
+}
+
+/**
+ * Applies a signal change: the latest SIM swap per user and the IP reputation list, in local state and, for
+ * reputation, in the in-memory index the request path reads. A change older than the stored one (by at_ms)
+ * for the same subject changes nothing.
+ */
+export async function applySignalChange (change: SignalChange, writes: StoreWrites, reputation: IpReputationIndex): Promise<void> {
+  const scope = { tenant: change.tenant_id, mode: change.mode }
+  const key = change.type === 'sim_swap' ? simSwapKey(scope, change.user_id) : ipReputationKey(scope, change.ip)
+  const raw = await writes.get(key)
+  if (raw !== undefined && (JSON.parse(raw.toString()) as { at_ms: number }).at_ms > change.at_ms) return
+  if (change.type === 'sim_swap') {
+    writes.put(key, Buffer.from(JSON.stringify({ confidence: change.confidence, at_ms: change.at_ms })))
+  } else {
+    if (change.score === null) writes.del(key)
+    else writes.put(key, Buffer.from(JSON.stringify({ score: change.score, at_ms: change.at_ms })))
+    reputation.set(scope, change.ip, change.score)
   }
 }

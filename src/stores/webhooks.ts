@@ -1,8 +1,9 @@
-import type { Delivery, WebhookEndpoint } from '../domain/webhooks/types.js'
+import type { Delivery, WebhookEndpoint, WebhookRecord } from '../domain/webhooks/types.js'
 import { scanJson } from './rocks.js'
 import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
+import type { StoreWrites } from './writes.js'
 
 export const webhookKey = (scope: Scope, id: string) => stateKey(TAG.webhook, scope.tenant, scope.mode, id)
 export const deliveryViewKey = (scope: Scope, endpointId: string, id: string) => stateKey(TAG.deliveryView, scope.tenant, scope.mode, endpointId, id)
@@ -29,4 +30,22 @@ export async function getDeliveryView (state: StateDb, scope: Scope, id: string)
 export async function * scanDeliveries (state: StateDb, scope: Scope, endpointId: string, startingAfter?: string): AsyncGenerator<Delivery> {
   const [from, lt] = rangeAfter(prefixRange(TAG.deliveryView, scope.tenant, scope.mode, endpointId), startingAfter === undefined ? undefined : deliveryViewKey(scope, endpointId, startingAfter))
   yield * scanJson<Delivery>(state.db, from, lt)
+}
+
+/** Applies an endpoint change of the compacted `webhooks` topic (null endpoint: deleted). */
+export function applyWebhookChange (change: WebhookRecord, writes: StoreWrites): void {
+  const key = webhookKey({ tenant: change.tenant_id, mode: change.mode }, change.id)
+  if (change.endpoint === null) writes.del(key)
+  else writes.put(key, Buffer.from(JSON.stringify(change.endpoint)))
+}
+
+/**
+ * Applies a delivery state of the compacted `webhook-deliveries` topic, for listing and replay. A delivery has
+ * one writer and all its states share a partition, so the latest record in log order wins: a writer that
+ * crashed after publishing a state but before storing it publishes the same version again.
+ */
+export function applyDeliveryState (d: Delivery, writes: StoreWrites): void {
+  const scope = { tenant: d.tenant_id, mode: d.mode }
+  writes.put(deliveryViewKey(scope, d.endpoint_id, d.id), Buffer.from(JSON.stringify(d)))
+  writes.put(deliveryIndexKey(scope, d.id), Buffer.from(d.endpoint_id))
 }

@@ -1,3 +1,4 @@
+import type { StoreWrites } from '../stores/writes.js'
 import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, LogRecord, Subscription } from './eventlog/event-log.js'
 import { stateKey, TAG } from '../stores/keys.js'
@@ -5,7 +6,7 @@ import type { StateDb } from '../stores/state-db.js'
 import type { WriteOp } from '../stores/rocks.js'
 
 /** The writes of one batch, readable before they are committed (later records see earlier ones). */
-export class BatchWrites {
+export class BatchWrites implements StoreWrites {
   private readonly pending = new Map<string, Buffer | null>()
   private readonly extra: Array<() => WriteOp[]> = []
   private readonly settled: Array<() => void> = []

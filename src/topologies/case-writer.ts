@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, LogRecord } from '../stream/eventlog/event-log.js'
 import type { ControlPlane } from '../stream/control-plane.js'
-import type { CommandOutcome } from '../stream/views/cases.js'
+import type { CommandOutcome } from '../stores/cases.js'
 import type { TopicMaterializer } from '../stream/topic-materializer.js'
 import { labelRecord } from '../stream/records/feedback-label.js'
 import { eventRecord } from '../stream/records/service-event.js'

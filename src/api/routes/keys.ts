@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import type { ApiKeyChange } from '../../stream/views/api-keys.js'
+import type { ApiKeyChange } from '../../stores/api-keys.js'
 import type { Principal } from '../../services/auth.js'
 import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../stores/api-keys.js'
 import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'

@@ -1,0 +1,69 @@
+import type { Logger } from 'pino'
+import type { FeedbackLabel } from '../domain/cases/effects.js'
+import type { CaseRecord } from '../domain/cases/types.js'
+import type { SignalChange } from '../domain/signals.js'
+import type { Delivery, WebhookRecord } from '../domain/webhooks/types.js'
+import { applyApiKeyChange, type ApiKeyChange } from '../stores/api-keys.js'
+import { applyAuditEntry, type AuditEntry } from '../stores/audit.js'
+import { applyCaseState, type CommandOutcome } from '../stores/cases.js'
+import { applyClientCa, type ClientCaRecord } from '../stores/client-cas.js'
+import { applyLabel } from '../stores/labels.js'
+import { applyOverrideChange, type OverrideRecord } from '../stores/overrides.js'
+import { applySignalChange, type IpReputationIndex } from '../stores/signals.js'
+import type { StateDb } from '../stores/state-db.js'
+import type { VelocityStore } from '../stores/velocity.js'
+import { applyDeliveryState, applyWebhookChange } from '../stores/webhooks.js'
+import type { EventLog } from './eventlog/event-log.js'
+import { decodeLabel } from './records/feedback-label.js'
+import { parseJson, TopicMaterializer, type Materialization } from './topic-materializer.js'
+import type { TopicNames } from './topics.js'
+import type { ModelRecord, ModelRegistry } from './views/model-registry.js'
+
+/**
+ * The control-plane views every process materializes from its compacted or append-only topics into local
+ * state, each under its own consumer group per instance (`<name>-<origin id>`). How a record changes a store
+ * is the store's own apply function (stores/); a view adds the id its writers wait on (`expect`).
+ */
+export interface Views {
+  cases: TopicMaterializer<CaseRecord, CommandOutcome>
+  overrides: TopicMaterializer<OverrideRecord, OverrideRecord>
+  feedback: TopicMaterializer<FeedbackLabel, undefined>
+  webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
+  deliveries: TopicMaterializer<Delivery, Delivery>
+  auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
+  apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
+  clientCas: TopicMaterializer<ClientCaRecord, ClientCaRecord>
+  signals: TopicMaterializer<SignalChange, SignalChange>
+  models: TopicMaterializer<ModelRecord, ModelRecord>
+}
+
+/** What the apply functions need besides the batch: the velocity store and the in-memory indexes. */
+export interface ViewDeps { velocity: VelocityStore, reputation: IpReputationIndex, modelRegistry: ModelRegistry }
+
+/** A view: its topic, its group name, how a record is decoded and applied, and the id a writer waits on. */
+const view = <T, R>(topic: keyof TopicNames, name: string, how: Materialization<T, R>) => ({ topic, name, how })
+
+function table (deps: ViewDeps) {
+  return {
+    cases: view<CaseRecord, CommandOutcome>('cases', 'cases', {
+      decode: parseJson,
+      apply: async (r, _c, w) => { await applyCaseState(r, w); return [[r.command.id, { ...r.command, case: r.case }]] }
+    }),
+    overrides: view<OverrideRecord, OverrideRecord>('overrides', 'overrides', { decode: parseJson, apply: async (c, _r, w) => { await applyOverrideChange(c, w); return [[c.change_id, c]] } }),
+    feedback: view<FeedbackLabel, undefined>('feedback', 'feedback', { decode: decodeLabel, apply: async (l, _r, w) => { await applyLabel(l, w, deps.velocity); return [] } }),
+    webhooks: view<WebhookRecord, WebhookRecord>('webhooks', 'webhooks', { decode: parseJson, apply: async (c, _r, w) => { applyWebhookChange(c, w); return [[c.change_id, c]] } }),
+    deliveries: view<Delivery, Delivery>('webhookDeliveries', 'deliveries', { decode: parseJson, apply: async (d, _r, w) => { applyDeliveryState(d, w); return [[`${d.id}@${d.version}`, d]] } }),
+    auditEntries: view<AuditEntry, AuditEntry>('audit', 'audit', { decode: parseJson, apply: async (e, r, w) => { applyAuditEntry(e, r, w); return [[e.id, e]] } }),
+    apiKeys: view<ApiKeyChange, ApiKeyChange>('apiKeys', 'api-keys', { decode: parseJson, apply: async (c, _r, w) => { applyApiKeyChange(c, w); return [[c.change_id, c]] } }),
+    clientCas: view<ClientCaRecord, ClientCaRecord>('clientCas', 'client-cas', { decode: parseJson, apply: async (c, _r, w) => { applyClientCa(c, w); return [[c.change_id, c]] } }),
+    signals: view<SignalChange, SignalChange>('signals', 'signals', { decode: parseJson, apply: async (c, _r, w) => { await applySignalChange(c, w, deps.reputation); return [[c.change_id, c]] } }),
+    models: view<ModelRecord, ModelRecord>('models', 'models', { decode: parseJson, apply: async (m, _r, w) => { deps.modelRegistry.apply(m, w); return [[m.model.version, m]] } })
+  }
+}
+
+/** The views of one process, not yet started. */
+export function openViews (state: StateDb, log: EventLog, topics: TopicNames, originId: string, logger: Logger, deps: ViewDeps): Views {
+  const views = Object.entries(table(deps)).map(([key, v]) =>
+    [key, new TopicMaterializer(state, log, String(topics[v.topic]), `${v.name}-${originId}`, logger, v.how as Materialization<unknown, unknown>)])
+  return Object.fromEntries(views) as unknown as Views
+}
