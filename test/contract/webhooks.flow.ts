@@ -115,6 +115,8 @@ export function webhookFlowSuite (transport: string, start: (receiver: Receiver)
       expect(endpoint.disabled_reason).toMatch(/410/)
       const failed = await eventually(async () => (await call(b, 'GET', `/v1/webhooks/${gone.id}/deliveries?status=failed`)).json().data[0], 30000, 'dead-lettered delivery listed')
       expect(failed).toMatchObject({ status: 'failed', attempts_count: 1, last_error: 'HTTP 410' })
+      // Listed on b; the replay below goes to a, whose own copy of the deliveries view may not have it yet.
+      await eventually(async () => (await call(a, 'GET', `/v1/webhooks/${gone.id}/deliveries?status=failed`)).json().data[0], 30000, 'dead-lettered delivery listed on a')
 
       expect((await call(a, 'POST', `/v1/webhooks/${gone.id}/deliveries/${failed.id}/replay`)).json().error.code).toBe('endpoint_disabled')
       await call(a, 'POST', `/v1/webhooks/${gone.id}`, { status: 'enabled' })
