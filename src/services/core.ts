@@ -1,10 +1,5 @@
+import type { Views } from '../stream/views.js'
 import type { Logger } from 'pino'
-import type { FeedbackLabel } from '../domain/cases/effects.js'
-import type { CaseRecord } from '../domain/cases/types.js'
-import type { SignalChange } from '../domain/signals.js'
-import type { Delivery, WebhookRecord } from '../domain/webhooks/types.js'
-import type { AuditEntry } from '../stores/audit.js'
-import type { ClientCaRecord } from '../stores/client-cas.js'
 import type { IpReputationIndex } from '../stores/signals.js'
 import type { StateDb } from '../stores/state-db.js'
 import type { VelocityStore } from '../stores/velocity.js'
@@ -13,18 +8,14 @@ import type { ControlPlane } from '../stream/control-plane.js'
 import type { DecisionCodec } from '../stream/decision-codec.js'
 import type { EventLog } from '../stream/eventlog/event-log.js'
 import type { PipelineHealth } from '../stream/health.js'
-import type { TopicMaterializer } from '../stream/topic-materializer.js'
 import type { TopicNames } from '../stream/topics.js'
-import type { ApiKeyChange } from '../stores/api-keys.js'
-import type { CommandOutcome } from '../stores/cases.js'
-import type { ModelRecord, ModelRegistry } from '../stream/views/model-registry.js'
-import type { OverrideRecord } from '../stores/overrides.js'
+import type { ModelRegistry } from '../stream/views/model-registry.js'
 
 /**
  * What every process of the service has, the API and a topology running alone: local state, the event log,
  * and the control-plane views materialized from their topics (rulesets, cases, overrides, feedback labels).
  */
-export interface Core {
+export interface Core extends Views {
   logger: Logger
   clock: () => number
   state: StateDb
@@ -35,16 +26,6 @@ export interface Core {
   topics: TopicNames
   codec: DecisionCodec
   controlPlane: ControlPlane
-  cases: TopicMaterializer<CaseRecord, CommandOutcome>
-  overrides: TopicMaterializer<OverrideRecord, OverrideRecord>
-  feedback: TopicMaterializer<FeedbackLabel, undefined>
-  webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
-  deliveries: TopicMaterializer<Delivery, Delivery>
-  auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
-  apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
-  clientCas: TopicMaterializer<ClientCaRecord, ClientCaRecord>
-  signals: TopicMaterializer<SignalChange, SignalChange>
-  models: TopicMaterializer<ModelRecord, ModelRecord>
   /** Velocity counters (request path, decisions materializer, fraud-label counts). */
   velocity: VelocityStore
   /** Each tenant's active model and IP reputation list, in memory. */
