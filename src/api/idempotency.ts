@@ -36,7 +36,7 @@ const fingerprintOf = (request: FastifyRequest) =>
  * The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409
  * idempotency_key_in_use. Stored in the serving instance's state.
  */
-export function registerIdempotency (app: FastifyInstance, core: Core): void {
+export function registerIdempotency (app: FastifyInstance, core: Pick<Core, 'clock' | 'state'>): void {
   const inFlight = new Set<string>()
   app.decorateRequest('idempotency', null)
 

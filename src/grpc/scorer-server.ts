@@ -5,7 +5,7 @@ import type { Core } from '../services/core.js'
 import { authenticate } from '../services/authenticate.js'
 import { ApiError } from '../services/errors.js'
 import type { RateLimiter } from '../services/rate-limit.js'
-import { DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand } from '../services/case-commands.js'
+import { DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCommandDeps } from '../services/case-commands.js'
 import { eventTimeMs, scoreRequestError, toScoreRequest } from '../services/score-requests.js'
 import { caseIdForTrace } from '../stream/records/case-commands.js'
 import { CASE_OUTCOMES, type CaseOutcome } from '../domain/cases/types.js'
@@ -64,7 +64,7 @@ function restBody (m: ScoreRequestMessage): Record<string, unknown> {
 export interface GrpcServer { port: number, close(): Promise<void> }
 
 /** Serves scoring.Scorer on its own port: same keys, scopes, rate limits and decisions as REST. */
-export async function startGrpc (core: Core, service: ScoringService, limiter: RateLimiter, host: string, port: number): Promise<GrpcServer> {
+export async function startGrpc (core: Pick<Core, 'clock' | 'state'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number): Promise<GrpcServer> {
   const server = new grpc.Server()
   const auth = (call: grpc.ServerUnaryCall<unknown, unknown>, scope: string) =>
     authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})

@@ -11,7 +11,7 @@ export interface Authenticated { principal: Principal, limit: RateDecision }
  * keys refused), one token from the key's rate-limit bucket, then the scope. `onLimit` receives the bucket
  * state even when the request is refused, so the caller can report it (X-RateLimit-* headers).
  */
-export async function authenticate (core: Core, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
+export async function authenticate (core: Pick<Core, 'clock' | 'state'>, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
   const now = core.clock()
   const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
   const limit = limiter.take(principal.key.id, now)

@@ -29,7 +29,10 @@ export function caseResource (c: Case, withHistory = true) {
 }
 
 /** Sends a command to the case's writer and turns its outcome into the response (or the error it earned); audits it. */
-export async function runCaseCommand (core: Core, cmd: CaseCommand, requestId: string) {
+/** What sending a case command needs. */
+export type CaseCommandDeps = Pick<Core, 'audit' | 'cases' | 'log' | 'topics'>
+
+export async function runCaseCommand (core: CaseCommandDeps, cmd: CaseCommand, requestId: string) {
   const outcome = await publishChange(core.log, core.topics.caseCommands, core.cases, cmd.id, commandRecord(cmd))
   if (!outcome.accepted) {
     const e = outcome.error!

@@ -25,7 +25,7 @@ function entryResource (e: AuditEntry) {
  * itself, read from its durable record, then every change made by that request or about that decision, such
  * as its case) or to an object (rule, list, case, override, key, webhook endpoint), oldest first.
  */
-export function auditRoutes (app: FastifyInstance, core: Core): void {
+export function auditRoutes (app: FastifyInstance, core: Pick<Core, 'state'>): void {
   app.get<{ Querystring: { trace_id?: string, object_id?: string } }>('/v1/audit', {
     config: { scope: 'audit:read' },
     schema: {

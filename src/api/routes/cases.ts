@@ -10,12 +10,12 @@ import type { Scope } from '../../domain/scope.js'
 import type { Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
-import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand } from '../../services/case-commands.js'
+import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCommandDeps } from '../../services/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
 
-export function caseRoutes (app: FastifyInstance, core: Core): void {
+export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'state'> & CaseCommandDeps): void {
   const { state, clock } = core
   async function * caseOfTrace (scope: Scope, traceId: string, startingAfter: string | undefined): AsyncGenerator<Case> {
     const id = await lookupCaseIdByTrace(state, scope, traceId)

@@ -41,7 +41,7 @@ function requireGrantable (p: Principal, scopes: readonly string[]): void {
  * only be a subset of them (rotation likewise). The secret is in the creating response only;
  * the service keeps its SHA-256. Keys live on the compacted `api-keys` topic, materialized on every instance.
  */
-export function keyRoutes (app: FastifyInstance, core: Core): void {
+export function keyRoutes (app: FastifyInstance, core: Pick<Core, 'apiKeys' | 'audit' | 'clock' | 'log' | 'state' | 'topics'>): void {
   const { state, clock } = core
   const config = { scope: 'keys:manage' }
   const find = async (request: FastifyRequest, id: string): Promise<ApiKeyRecord> => {

@@ -12,7 +12,7 @@ function caResource (r: ClientCaRecord, serverFingerprint: string | null) {
 }
 
 /** Upload and read the tenant's client CA for the mutual-TLS endpoint, per mode like every object (scope keys:manage). */
-export function mtlsRoutes (app: FastifyInstance, core: Core): void {
+export function mtlsRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clientCas' | 'clock' | 'log' | 'mtlsServerFingerprint' | 'state' | 'topics'>): void {
   const serverFingerprint = () => core.mtlsServerFingerprint ?? null
   app.post<{ Body: { certificate: string } }>('/v1/mtls/client_ca', {
     config: { scope: 'keys:manage' },

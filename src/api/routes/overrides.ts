@@ -36,7 +36,7 @@ export function overrideResource (o: Override, scope: Scope, nowMs: number) {
  * custom.card_fingerprint) until `expires_at`. Kept on the compacted `overrides` topic, materialized on every
  * instance; a request returns once its change is applied on the instance that served it.
  */
-export function overrideRoutes (app: FastifyInstance, core: Core): void {
+export function overrideRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'overrides' | 'state' | 'topics'>): void {
   const { state, clock } = core
   const publish = async (p: Principal, override: Override, deleted: boolean, traceId: string) => {
     const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.key.id, change_id: newId('chg') }

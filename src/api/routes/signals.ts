@@ -51,7 +51,7 @@ const ipOrRangeSchema = {
  * removes it). Published on the `signals` topic (feeds may write there directly), applied on every instance
  * (the next score sees it) and announced as a `signal.updated` event.
  */
-export function signalRoutes (app: FastifyInstance, core: Core): void {
+export function signalRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'signals' | 'topics'>): void {
   app.post<{ Body: SignalBody }>('/v1/signals', {
     config: { scope: 'signals:write' },
     schema: {

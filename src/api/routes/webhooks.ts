@@ -62,7 +62,7 @@ const urlSchema = { type: 'string', minLength: 8, maxLength: 2048, format: 'uri'
 const eventsSchema = { type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: { type: 'string', enum: [...EVENT_TYPES] } }
 const descriptionSchema = { type: 'string', maxLength: 1000 }
 
-export function webhookRoutes (app: FastifyInstance, core: Core): void {
+export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'state' | 'topics' | 'webhooks'>): void {
   const { state, clock } = core
   const scopeOf = (request: FastifyRequest): Scope => ({ tenant: request.caller.tenant, mode: request.caller.mode })
   const find = async (request: FastifyRequest, id: string) => {
