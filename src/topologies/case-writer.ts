@@ -10,6 +10,7 @@ import type { StateDb } from '../stores/state-db.js'
 import type { Scope } from '../domain/scope.js'
 import { caseStateRecord } from '../stream/records/case-commands.js'
 import { caseEffects, type CaseEffects } from '../domain/cases/effects.js'
+import { addListItem } from '../domain/rules/ruleset-edits.js'
 import { applyCaseCommand } from '../domain/cases/transitions.js'
 import type { Case, CaseCommand, CaseRecord } from '../domain/cases/types.js'
 
@@ -80,11 +81,6 @@ async function denyList (deps: CaseWriterDeps, scope: Scope, caseId: string, ite
   const missing = (lists: Awaited<ReturnType<ControlPlane['activeRuleset']>>['ruleset']['lists']) =>
     items.filter(([alias, value]) => lists[alias] !== undefined && !lists[alias]!.items.includes(value))
   if (missing((await deps.control.activeRuleset(scope)).ruleset.lists).length === 0) return
-  await deps.control.propose(scope, `case:${caseId}`, { type: 'case.deny_listed', case_id: caseId }, ruleset => {
-    for (const [alias, value] of missing(ruleset.lists)) {
-      const list = ruleset.lists[alias]!
-      ruleset.lists = { ...ruleset.lists, [alias]: { ...list, items: [...list.items, value] } }
-    }
-    return ruleset
-  }, deps.clock())
+  await deps.control.propose(scope, `case:${caseId}`, { type: 'case.deny_listed', case_id: caseId },
+    ruleset => missing(ruleset.lists).reduce((edited, [alias, value]) => addListItem(edited, edited.lists[alias]!, value), ruleset), deps.clock())
 }
