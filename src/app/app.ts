@@ -86,11 +86,11 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   await ensureServiceTopics(log, config)
   const codec = options.codec ?? decisionCodec(config)
   const origin = identity.originId
-  const controlPlane = new ControlPlane(state, log, topics.rulesets, origin, logger)
+  const controlPlane = new ControlPlane(state, log, topics.rulesets, origin)
   const velocity = new VelocityStore(state)
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state)
-  const views = openViews(state, log, topics, origin, logger, { velocity, reputation, modelRegistry })
+  const views = openViews(state, log, topics, origin, { velocity, reputation, modelRegistry })
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
@@ -129,8 +129,8 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     maxBatch: config.relayMaxBatch,
     maxBatchBytes: Math.min(config.relayMaxBatchBytes, brokerLimit === undefined ? Infinity : Math.floor(brokerLimit * 0.9))
   }, core.health, logger)
-  const service = new ScoringService(state, velocity, outbox, identity.originId, () => relay.notify(), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
-  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, logger, controlPlane)
+  const service = new ScoringService(state, velocity, outbox, identity.originId, count => relay.notify(count), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
+  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, controlPlane)
   relay.start()
   await materializer.start()
   // The one-process service runs every topology in process; in Kafka mode each can also run alone

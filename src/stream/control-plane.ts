@@ -1,4 +1,3 @@
-import type { Logger } from 'pino'
 import type { EventLog } from './eventlog/event-log.js'
 import { newId } from '../domain/ids.js'
 import type { Ruleset } from '../domain/decision/types.js'
@@ -35,10 +34,9 @@ export class ControlPlane {
     private readonly state: StateDb,
     private readonly log: EventLog,
     private readonly topic: string,
-    originId: string,
-    logger: Logger
+    originId: string
   ) {
-    this.view = new TopicMaterializer<RulesetVersion, boolean>(state, log, topic, `control-plane-${originId}`, logger, {
+    this.view = new TopicMaterializer<RulesetVersion, boolean>(state, log, topic, `control-plane-${originId}`, {
       decode: parseJson,
       apply: async (version, _record, writes) => {
         const scope = { tenant: version.tenant_id, mode: version.mode }

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, Subscription } from './eventlog/event-log.js'
 import type { TransactionRecord } from '../domain/transaction.js'
 import type { DecisionCodec } from './decision-codec.js'
@@ -30,7 +29,6 @@ export class DecisionMaterializer {
     private readonly codec: DecisionCodec,
     private readonly topic: string,
     private readonly originId: string,
-    private readonly logger: Logger,
     private readonly rulesets: RulesetSource
   ) {}
 

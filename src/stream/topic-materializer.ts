@@ -1,5 +1,4 @@
 import type { StoreWrites } from '../stores/writes.js'
-import type { Logger } from 'pino'
 import type { ConsumedRecord, EventLog, LogRecord, Subscription } from './eventlog/event-log.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
@@ -70,7 +69,6 @@ export class TopicMaterializer<T, R> {
     private readonly log: EventLog,
     readonly topic: string,
     private readonly group: string,
-    private readonly logger: Logger,
     private readonly how: Materialization<T, R>
   ) {}
 

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino'
 import type { FeedbackLabel } from '../domain/cases/effects.js'
 import type { CaseRecord } from '../domain/cases/types.js'
 import type { SignalChange } from '../domain/signals.js'
@@ -62,8 +61,8 @@ function table (deps: ViewDeps) {
 }
 
 /** The views of one process, not yet started. */
-export function openViews (state: StateDb, log: EventLog, topics: TopicNames, originId: string, logger: Logger, deps: ViewDeps): Views {
+export function openViews (state: StateDb, log: EventLog, topics: TopicNames, originId: string, deps: ViewDeps): Views {
   const views = Object.entries(table(deps)).map(([key, v]) =>
-    [key, new TopicMaterializer(state, log, String(topics[v.topic]), `${v.name}-${originId}`, logger, v.how as Materialization<unknown, unknown>)])
+    [key, new TopicMaterializer(state, log, String(topics[v.topic]), `${v.name}-${originId}`, v.how as Materialization<unknown, unknown>)])
   return Object.fromEntries(views) as unknown as Views
 }

@@ -18,7 +18,7 @@ export const webhookDelivery: Topology = {
   description: 'delivers events to webhook endpoints: HMAC-signed, retried with jittered backoff, dead-lettered',
   async start (ctx: TopologyContext): Promise<RunningTopology> {
     const { state, clock, config } = ctx
-    const intake = new TopicMaterializer<{ raw: string }, undefined>(state, ctx.log, ctx.topics.events, `${ctx.topics.prefix}webhook-delivery`, ctx.logger, {
+    const intake = new TopicMaterializer<{ raw: string }, undefined>(state, ctx.log, ctx.topics.events, `${ctx.topics.prefix}webhook-delivery`, {
       // An endpoint registered just before an event must already be known here.
       beforeBatch: () => ctx.webhooks.catchUp(),
       decode: value => ({ raw: value.toString() }),
