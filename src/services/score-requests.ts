@@ -39,15 +39,20 @@ const isObject = (body: unknown): body is Record<string, unknown> => body !== nu
 export const freeFormLimitsError = (body: unknown) => isObject(body) ? freeFormError(body, NAMED_FIELDS) : undefined
 
 /**
- * The validation error of a score request that did not come through POST /v1/score's own checks (batch
- * events, gRPC), or undefined when it is valid, in POST /v1/score's order: input-limits.ts (strings, numbers,
- * the free-form parts), the schema, then the size.
+ * The validation error of one event of a JSON batch (whose strings and numbers the JSON parser checked with
+ * plainJsonError already), or undefined when it is valid, in POST /v1/score's order: the free-form limits,
+ * the schema, then the size.
  */
-export function scoreRequestError (body: unknown): ApiError | undefined {
-  const limits = plainJsonError(body) ?? freeFormLimitsError(body)
+export function batchEventError (body: unknown): ApiError | undefined {
+  const limits = freeFormLimitsError(body)
   if (limits !== undefined) return limits
   if (!validateEvent(body)) return validationError(validateEvent.errors as never)
   return eventSizeError(body, undefined)
+}
+
+/** The validation error of a score request that passed no JSON parser (gRPC): plainJsonError first, then as a batch event. */
+export function scoreRequestError (body: unknown): ApiError | undefined {
+  return plainJsonError(body) ?? batchEventError(body)
 }
 
 /** Event times may lie in the past (replays) but not more than this ahead of the server clock. */

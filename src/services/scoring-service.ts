@@ -57,7 +57,8 @@ export class ScoringService {
     private readonly velocity: VelocityStore,
     private readonly outbox: Outbox,
     private readonly originId: string,
-    private readonly onRecorded: () => void,
+    /** Called after each durable write with the number of decisions (outbox entries) it recorded. */
+    private readonly onRecorded: (count: number) => void,
     private readonly rulesets: RulesetSource,
     private readonly views: ScoringViews
   ) {}
@@ -81,7 +82,7 @@ export class ScoringService {
     } finally {
       for (const p of prepared) p.velocity.release()
     }
-    for (let i = 0; i < prepared.length; i++) this.onRecorded()
+    this.onRecorded(prepared.length)
     return prepared.map(p => p.decision)
   }
 

@@ -63,9 +63,9 @@ export class OutboxRelay {
     this.loop ??= this.run()
   }
 
-  /** Called after each durable write that added outbox entries. */
-  notify (): void {
-    this.backlog++
+  /** Called after each durable write that added `count` outbox entries. */
+  notify (count = 1): void {
+    this.backlog += count
     this.signalled = true
     this.wake?.()
   }

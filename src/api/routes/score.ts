@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { newId } from '../../domain/ids.js'
 import { errorSchema } from '../errors.js'
 import { ApiError } from '../../services/errors.js'
-import { BATCH_MAX, eventTimeMs, freeFormLimitsError, scoreRequestError, toScoreRequest } from '../../services/score-requests.js'
+import { BATCH_MAX, batchEventError, eventTimeMs, freeFormLimitsError, toScoreRequest } from '../../services/score-requests.js'
 import { validationError } from '../../services/validation.js'
 import type { ScoreCall, ScoringService } from '../../services/scoring-service.js'
 import { decisionSchema, scoreRequestSchema } from '../../services/score-schema.js'
@@ -67,7 +67,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
     const places: number[] = []
     events.forEach((event, i) => {
       try {
-        const invalid = scoreRequestError(event)
+        const invalid = batchEventError(event)
         if (invalid !== undefined) throw invalid
         const scoreRequest = toScoreRequest(event as Record<string, unknown>)
         const at = eventTimeMs(scoreRequest, nowMs, `events.${i}.event_time`)
