@@ -45,11 +45,6 @@ export function errorHandler (err: FastifyError, request: FastifyRequest, reply:
   void reply.code(apiError.statusCode).header('x-trace-id', request.id).send(errorBody(apiError, request.id))
 }
 
-/** Errors fastify's router meets before any route runs (bad percent-encoding, over-long path parameters). */
-export function frameworkErrors (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  errorHandler(err, request, reply)
-}
-
 /**
  * Errors Node's HTTP parser meets before fastify sees a request (headers over the size limit, malformed
  * request lines or headers): the same envelope and X-Trace-Id, written on the raw socket, then closed.

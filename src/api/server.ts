@@ -6,7 +6,7 @@ import type { Core } from '../services/core.js'
 import { principalScope, type Principal } from '../services/auth.js'
 import type { Scope } from '../domain/scope.js'
 import { authenticate } from '../services/authenticate.js'
-import { clientErrorHandler, errorHandler, frameworkErrors, methodNotAllowed, notFoundHandler } from './error-handler.js'
+import { clientErrorHandler, errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { AJV_OPTIONS } from '../services/validation.js'
 import { RateLimiter } from '../services/rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
@@ -68,7 +68,8 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     genReqId: () => newId('trc'),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: AJV_OPTIONS },
-    frameworkErrors,
+    // Errors the router meets before any route runs (bad percent-encoding, over-long path parameters).
+    frameworkErrors: errorHandler,
     clientErrorHandler,
     // While closing, requests already arriving on open connections are served (with Connection: close), not
     // answered 503 outside the error envelope.
