@@ -10,7 +10,7 @@ import { RateLimiter } from '../services/rate-limit.js'
 import { startGrpc } from '../grpc/scorer-server.js'
 import { AuditLog } from '../stream/audit-log.js'
 import { ensureServiceTopics, topicNames } from '../stream/topics.js'
-import type { TopologyContext } from '../topologies/index.js'
+import { startTopology, type TopologyContext } from '../topologies/index.js'
 import { bootstrap, type Identity } from './bootstrap.js'
 import type { Config } from './config.js'
 import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
@@ -19,7 +19,6 @@ import { KafkaEventLog } from '../stream/eventlog/kafka.js'
 import { ControlPlane } from '../stream/control-plane.js'
 import { OutboxRelay } from '../stream/relay.js'
 import { PipelineHealth } from '../stream/health.js'
-import { DeadLetteringLog } from '../stream/eventlog/dead-letters.js'
 import { ScoringService } from '../services/scoring-service.js'
 import { TOPOLOGIES } from '../topologies/registry.js'
 import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../stream/decision-codec.js'
@@ -29,7 +28,9 @@ import { VelocityStore } from '../stores/velocity.js'
 import { IpReputationIndex } from '../stores/signals.js'
 import { ModelRegistry } from '../stream/views/model-registry.js'
 import { openViews } from '../stream/views.js'
-import { DecisionMaterializer } from '../stream/decision-materializer.js'
+import { decisionsView } from '../stream/decisions-view.js'
+import { ProcessorRunner, type ProcessorRuntime } from '../stream/processor.js'
+import type { TransactionRecord } from '../domain/transaction.js'
 
 export interface App extends ProcessCore {
   server: FastifyInstance
@@ -40,7 +41,8 @@ export interface App extends ProcessCore {
   grpcPort: number | undefined
   relay: OutboxRelay
   outbox: Outbox
-  materializer: DecisionMaterializer
+  /** The decisions view: every other instance's decisions applied to this one's local state. */
+  materializer: ProcessorRunner<TransactionRecord>
   decisionsTopic: string
   /** Address the server listens on, when started with listen. */
   address: string | undefined
@@ -68,6 +70,8 @@ export function decisionCodec (config: Config): DecisionCodec {
 
 /** A process's core as the composition root holds it: the shared Core plus its configuration and lifecycle. */
 export interface ProcessCore extends Core {
+  /** What the processors of this process share (state, log, health, dead-letter topic). */
+  runtime: ProcessorRuntime
   config: Config
   identity: Identity
   /** Runs the registered topologies in this process; returns a stop function. */
@@ -82,26 +86,27 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
   const topics = topicNames(config)
   const health = new PipelineHealth()
-  const log = new DeadLetteringLog(await openEventLog(config, logger), topics.deadLetters, health, logger)
+  const log = await openEventLog(config, logger)
+  const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters }
   await ensureServiceTopics(log, config)
   const codec = options.codec ?? decisionCodec(config)
   const origin = identity.originId
-  const controlPlane = new ControlPlane(state, log, topics.rulesets, origin)
+  const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
   const velocity = new VelocityStore(state)
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state)
-  const views = openViews(state, log, topics, origin, { velocity, reputation, modelRegistry })
+  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry })
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
   for (const v of Object.values(views)) await v.start()
   const core: ProcessCore = {
-    config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
+    runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
-      const ctx: TopologyContext = { config, logger, log, codec, topics, state, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
-      const running = await Promise.all(names.map(n => TOPOLOGIES[n]!.start(ctx)))
+      const ctx: TopologyContext = { ...runtime, config, codec, topics, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
+      const running = await Promise.all(names.map(n => startTopology(TOPOLOGIES[n]!, ctx)))
       // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
       return async () => { await Promise.all(running.map(t => t.stop())) }
     },
@@ -130,7 +135,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     maxBatchBytes: Math.min(config.relayMaxBatchBytes, brokerLimit === undefined ? Infinity : Math.floor(brokerLimit * 0.9))
   }, core.health, logger)
   const service = new ScoringService(state, velocity, outbox, identity.originId, count => relay.notify(count), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
-  const materializer = new DecisionMaterializer(state, velocity, log, codec, decisionsTopic, identity.originId, controlPlane)
+  const materializer = new ProcessorRunner(core.runtime, decisionsView({ velocity, codec, topic: decisionsTopic, originId: identity.originId, rulesets: controlPlane }))
   relay.start()
   await materializer.start()
   // The one-process service runs every topology in process; in Kafka mode each can also run alone
@@ -142,7 +147,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     core,
     service,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
-    health: () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.applied })
+    health: () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed })
   }
   const server = await buildServer(deps)
   let address: string | undefined

@@ -1,5 +1,5 @@
 import type { EventLog } from './eventlog/event-log.js'
-import { appendConfirmed } from './topic-materializer.js'
+import { appendConfirmed } from './confirmation.js'
 import { newId } from '../domain/ids.js'
 import type { AuditEntry, AuditInput } from '../stores/audit.js'
 

@@ -7,7 +7,9 @@ import { prefixRange, stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
 import { scopeId, type Scope } from '../domain/scope.js'
 import { scanJson } from '../stores/rocks.js'
-import { appendConfirmed, parseJson, TopicMaterializer } from './topic-materializer.js'
+import { appendConfirmed } from './confirmation.js'
+import type { ProcessorRuntime } from './processor.js'
+import { parseJson, View } from './view.js'
 
 export interface ActiveRuleset { number: number, ruleset: Ruleset, compiled: CompiledRuleset }
 
@@ -28,15 +30,15 @@ const activeKey = (scope: Scope) => stateKey(TAG.rulesetActive, scope.tenant, sc
 export class ControlPlane {
   private readonly active = new Map<string, ActiveRuleset>()
   private readonly compiled = new RulesetCache()
-  private readonly view: TopicMaterializer<RulesetVersion, boolean>
+  private readonly view: View<RulesetVersion, boolean>
 
-  constructor (
-    private readonly state: StateDb,
-    private readonly log: EventLog,
-    private readonly topic: string,
-    originId: string
-  ) {
-    this.view = new TopicMaterializer<RulesetVersion, boolean>(state, log, topic, `control-plane-${originId}`, {
+  private readonly state: StateDb
+  private readonly log: EventLog
+
+  constructor (runtime: ProcessorRuntime, private readonly topic: string, originId: string) {
+    this.state = runtime.state
+    this.log = runtime.log
+    this.view = new View<RulesetVersion, boolean>(runtime, topic, `control-plane-${originId}`, {
       decode: parseJson,
       apply: async (version, _record, writes) => {
         const scope = { tenant: version.tenant_id, mode: version.mode }

@@ -9,12 +9,11 @@ import { applyClientCa, type ClientCaRecord } from '../stores/client-cas.js'
 import { applyLabel } from '../stores/labels.js'
 import { applyOverrideChange, type OverrideRecord } from '../stores/overrides.js'
 import { applySignalChange, type IpReputationIndex } from '../stores/signals.js'
-import type { StateDb } from '../stores/state-db.js'
 import type { VelocityStore } from '../stores/velocity.js'
 import { applyDeliveryState, applyWebhookChange } from '../stores/webhooks.js'
-import type { EventLog } from './eventlog/event-log.js'
 import { decodeLabel } from './records/feedback-label.js'
-import { parseJson, TopicMaterializer, type Materialization } from './topic-materializer.js'
+import type { ProcessorRuntime } from './processor.js'
+import { parseJson, View, type Materialization } from './view.js'
 import type { TopicNames } from './topics.js'
 import type { ModelRecord, ModelRegistry } from './views/model-registry.js'
 
@@ -24,16 +23,16 @@ import type { ModelRecord, ModelRegistry } from './views/model-registry.js'
  * is the store's own apply function (stores/); a view adds the id its writers wait on (`expect`).
  */
 export interface Views {
-  cases: TopicMaterializer<CaseRecord, CommandOutcome>
-  overrides: TopicMaterializer<OverrideRecord, OverrideRecord>
-  feedback: TopicMaterializer<FeedbackLabel, undefined>
-  webhooks: TopicMaterializer<WebhookRecord, WebhookRecord>
-  deliveries: TopicMaterializer<Delivery, Delivery>
-  auditEntries: TopicMaterializer<AuditEntry, AuditEntry>
-  apiKeys: TopicMaterializer<ApiKeyChange, ApiKeyChange>
-  clientCas: TopicMaterializer<ClientCaRecord, ClientCaRecord>
-  signals: TopicMaterializer<SignalChange, SignalChange>
-  models: TopicMaterializer<ModelRecord, ModelRecord>
+  cases: View<CaseRecord, CommandOutcome>
+  overrides: View<OverrideRecord, OverrideRecord>
+  feedback: View<FeedbackLabel, undefined>
+  webhooks: View<WebhookRecord, WebhookRecord>
+  deliveries: View<Delivery, Delivery>
+  auditEntries: View<AuditEntry, AuditEntry>
+  apiKeys: View<ApiKeyChange, ApiKeyChange>
+  clientCas: View<ClientCaRecord, ClientCaRecord>
+  signals: View<SignalChange, SignalChange>
+  models: View<ModelRecord, ModelRecord>
 }
 
 /** What the apply functions need besides the batch: the velocity store and the in-memory indexes. */
@@ -61,8 +60,8 @@ function table (deps: ViewDeps) {
 }
 
 /** The views of one process, not yet started. */
-export function openViews (state: StateDb, log: EventLog, topics: TopicNames, originId: string, deps: ViewDeps): Views {
+export function openViews (runtime: ProcessorRuntime, topics: TopicNames, originId: string, deps: ViewDeps): Views {
   const views = Object.entries(table(deps)).map(([key, v]) =>
-    [key, new TopicMaterializer(state, log, String(topics[v.topic]), `${v.name}-${originId}`, v.how as Materialization<unknown, unknown>)])
+    [key, new View(runtime, String(topics[v.topic]), `${v.name}-${originId}`, v.how as Materialization<unknown, unknown>)])
   return Object.fromEntries(views) as unknown as Views
 }

@@ -2,11 +2,12 @@ import { LINK_KINDS, linkAnalysis, type LinkGraph, type LinkKind } from '../doma
 import { eventRecord } from '../stream/records/service-event.js'
 import { stableEventId, type ServiceEvent } from '../domain/events.js'
 import type { TransactionRecord } from '../domain/transaction.js'
-import { BatchWrites } from '../stream/topic-materializer.js'
+import type { BatchWrites } from '../stream/batch-writes.js'
+import type { Processor } from '../stream/processor.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import { dimensionValue } from '../domain/features/velocity-spec.js'
-import type { RunningTopology, Topology, TopologyContext } from './index.js'
+import type { Topology } from './index.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000
@@ -15,7 +16,6 @@ const LINKS_KEPT = 256
 type Links = Record<string, number>
 const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
 const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
-const checkpointKey = (topic: string, partition: number) => stateKey(TAG.checkpoint, 'async-scorer', topic, String(partition))
 const SEP = '\u0000'
 
 /** The graph nodes one decision reads and writes, loaded before the (synchronous) check runs. */
@@ -82,16 +82,6 @@ class GraphSlice implements LinkGraph {
   }
 }
 
-/**
- * Where a partition's analysis stands: every record up to `offset` is in the graph; `events` are those of
- * such records whose append is not known to be done (the records of the batch they came in are not committed
- * yet), by the offset of their decision.
- */
-interface Checkpoint {
-  offset: number
-  events: Array<{ offset: number, tenant: string, event: ServiceEvent }>
-}
-
 /** The `score.async` event of a decision's deferred check; its id derives from the trace id. Pure. */
 export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<ReturnType<typeof linkAnalysis>>): ServiceEvent {
   return { id: stableEventId('score.async', d.trace_id, report.check), type: 'score.async', created: Math.floor(d.created_ms / 1000), livemode: d.livemode, data: { trace_id: d.trace_id, ...report } }
@@ -103,47 +93,29 @@ export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<Retur
  * tied together (mule rings, synthetic identities); a decision linked to at least one other user gets a
  * `score.async` event with its trace_id.
  *
- * A partition's offset is checkpointed in the same write as the graph, with the events of the records it
- * covers whose append may not have happened. A redelivered record (the append or the offset commit after its
- * batch failed, or the process died in between) is not analysed again: the graph already holds it and what
+ * The graph is checkpointed state: a redelivered record (the append or the offset commit after its batch
+ * failed, or the process died in between) is not analysed again, since the graph already holds it and what
  * came after, so the check would describe another graph (new events for decisions that had none, different
- * ones under the same id). Its event, if it had one, is appended again as it was: at worst the same event
- * (same id and content) twice on the topic, never a changed or an extra one.
+ * ones under the same id). Its event, kept with the checkpoint, is appended again as it was: at worst the
+ * same event (same id and content) twice on the topic, never a changed or an extra one.
  */
 export const asyncScorer: Topology = {
   name: 'async-scorer',
   description: 'score.async events from link analysis (shared devices, emails, cards, IPs) on the decisions stream',
-  async start (ctx: TopologyContext): Promise<RunningTopology> {
-    const subscription = await ctx.log.subscribe({
+  build: ctx => ({
+    processors: [{
       group: `${ctx.topics.prefix}async-scorer`,
       topics: [ctx.topics.decisions],
-      fromBeginning: true,
-      onBatch: async records => {
-        const { topic, partition } = records[0]!
-        const first = records[0]!.offset
-        const last = records[records.length - 1]!.offset
-        const raw = await ctx.state.get(checkpointKey(topic, partition))
-        const done: Checkpoint = raw === undefined ? { offset: -1, events: [] } : JSON.parse(raw.toString()) as Checkpoint
-        // Delivered again: appended again. Before this batch: committed, forgotten. After it: kept for their turn.
-        const out = done.events.filter(e => e.offset >= first && e.offset <= last)
-        const later = done.events.filter(e => e.offset > last)
-        const writes = new BatchWrites(ctx.state)
-        for (const r of records) {
-          if (r.offset <= done.offset) continue
-          const d = await ctx.codec.decode(r.topic, r.value)
-          if (d.request.user_id === undefined) continue
-          const graph = new GraphSlice(scopeOf(d), writes, d.created_ms)
-          await graph.load(d.request)
-          const report = linkAnalysis(d.request, d.features, graph)
-          graph.link(d.request, d.created_ms)
-          if (report !== undefined && report.linked_users > 0) out.push({ offset: r.offset, tenant: d.tenant_id, event: scoreAsyncEvent(d, report) })
-        }
-        const checkpoint: Checkpoint = { offset: Math.max(done.offset, last), events: [...out, ...later] }
-        writes.put(checkpointKey(topic, partition), Buffer.from(JSON.stringify(checkpoint)))
-        await ctx.state.committer.commit(writes.ops())
-        if (out.length > 0) await ctx.log.append(ctx.topics.events, out.map(e => eventRecord(e.tenant, e.event)))
+      checkpoint: ['async-scorer'],
+      decode: record => ctx.codec.decode(record.topic, record.value),
+      async process (d: TransactionRecord, _record, batch) {
+        if (d.request.user_id === undefined) return
+        const graph = new GraphSlice(scopeOf(d), batch.writes, d.created_ms)
+        await graph.load(d.request)
+        const report = linkAnalysis(d.request, d.features, graph)
+        graph.link(d.request, d.created_ms)
+        if (report !== undefined && report.linked_users > 0) batch.emit(ctx.topics.events, eventRecord(d.tenant_id, scoreAsyncEvent(d, report)))
       }
-    })
-    return { stop: () => subscription.close() }
-  }
+    } satisfies Processor<TransactionRecord>]
+  })
 }

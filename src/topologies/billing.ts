@@ -1,6 +1,6 @@
 import type { TransactionRecord } from '../domain/transaction.js'
 import type { LogRecord } from '../stream/eventlog/event-log.js'
-import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
+import { mapDecisions, type Topology } from './index.js'
 
 /** A billable decision: live decisions only (sandbox ones are never billed, nor are shadow outcomes). Pure. */
 export function billingRecord (d: TransactionRecord): LogRecord | undefined {
@@ -13,9 +13,10 @@ export function billingRecord (d: TransactionRecord): LogRecord | undefined {
 export const billing: Topology = {
   name: 'billing',
   description: 'one billing event per live decision, keyed by trace_id',
-  start: (ctx: TopologyContext): Promise<RunningTopology> =>
-    mapDecisions(ctx, 'billing', ctx.topics.billing, d => {
+  build: ctx => ({
+    processors: [mapDecisions(ctx, 'billing', ctx.topics.billing, d => {
       const record = billingRecord(d)
       return record === undefined ? [] : [record]
-    })
+    })]
+  })
 }

@@ -1,9 +1,9 @@
 import { caseIdForTrace, commandRecord } from '../stream/records/case-commands.js'
-import { writeCases } from './case-writer.js'
+import { caseWriter } from './case-writer.js'
 import type { CaseCommand } from '../domain/cases/types.js'
 import { subjectsOf } from '../domain/decision/subjects.js'
 import type { TransactionRecord } from '../domain/transaction.js'
-import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
+import { mapDecisions, type Topology } from './index.js'
 
 /** The open command of a `flag` decision's case. Pure; the same decision always gives the same command. */
 export function openCommandFor (d: TransactionRecord): CaseCommand {
@@ -31,14 +31,10 @@ export function openCommandFor (d: TransactionRecord): CaseCommand {
 export const caseOpener: Topology = {
   name: 'case-opener',
   description: 'opens a case per flag decision; single writer of case transitions; case.created / case.dispositioned events, feedback labels',
-  async start (ctx: TopologyContext): Promise<RunningTopology> {
-    const opener = await mapDecisions(ctx, 'case-opener', ctx.topics.caseCommands, d => d.decision.action === 'flag' ? [commandRecord(openCommandFor(d))] : [])
-    const writer = await ctx.log.subscribe({
-      group: `${ctx.topics.prefix}case-writer`,
-      topics: [ctx.topics.caseCommands],
-      fromBeginning: true,
-      onBatch: records => writeCases(ctx, records)
-    })
-    return { stop: async () => { await opener.stop(); await writer.close() } }
-  }
+  build: ctx => ({
+    processors: [
+      mapDecisions(ctx, 'case-opener', ctx.topics.caseCommands, d => d.decision.action === 'flag' ? [commandRecord(openCommandFor(d))] : []),
+      caseWriter(ctx)
+    ]
+  })
 }

@@ -1,8 +1,7 @@
-import type { Logger } from 'pino'
-import type { ConsumedRecord, EventLog, LogRecord } from '../stream/eventlog/event-log.js'
 import type { ControlPlane } from '../stream/control-plane.js'
 import type { CommandOutcome } from '../stores/cases.js'
-import type { TopicMaterializer } from '../stream/topic-materializer.js'
+import { parseJson, type View } from '../stream/view.js'
+import type { Processor } from '../stream/processor.js'
 import { labelRecord } from '../stream/records/feedback-label.js'
 import { eventRecord } from '../stream/records/service-event.js'
 import { getCase } from '../stores/cases.js'
@@ -16,64 +15,55 @@ import type { Case, CaseCommand, CaseRecord } from '../domain/cases/types.js'
 
 export interface CaseWriterDeps {
   state: StateDb
-  log: EventLog
   control: ControlPlane
-  cases: TopicMaterializer<CaseRecord, CommandOutcome>
-  topics: { cases: string, events: string, feedback: string }
-  logger: Logger
+  cases: View<CaseRecord, CommandOutcome>
+  topics: { prefix: string, caseCommands: string, cases: string, events: string, feedback: string }
   clock: () => number
 }
 
 /**
  * The single writer of cases: consumes one partition of `case-commands` at a time (its consumer group gives
  * each partition to one member), applies each command to the case's latest state and publishes the new state
- * on `cases`, then the events, labels and deny-list entries it causes. Before a batch it waits until this
- * instance has materialized everything already on `cases`, so a member that just took the partition over
+ * on `cases`, then the events and labels it causes, then adds deny-list entries. Before a batch it waits until
+ * this instance has materialized everything already on `cases`, so a member that just took the partition over
  * continues from the previous owner's last state. A command seen again after a crash is recognised in the
  * case's history and its effects are published again with the same ids (consumers de-duplicate).
+ * The batch's working state is the latest state of each case it changed.
  */
-export async function writeCases (deps: CaseWriterDeps, records: ConsumedRecord[]): Promise<void> {
-  await deps.cases.catchUp()
-  const latest = new Map<string, Case | undefined>()
-  const states: LogRecord[] = []
-  const events: LogRecord[] = []
-  const labels: LogRecord[] = []
-  const denials: Array<{ scope: Scope, case_id: string, items: CaseEffects['denyListItems'] }> = []
-  for (const r of records) {
-    let cmd: CaseCommand
-    try {
-      cmd = JSON.parse(r.value.toString()) as CaseCommand
-    } catch (err) {
-      deps.logger.error({ err, offset: r.offset }, 'case writer: undecodable command skipped')
-      continue
-    }
-    const scope: Scope = { tenant: cmd.tenant_id, mode: cmd.mode }
-    const id = `${cmd.tenant_id}\u0000${cmd.mode}\u0000${cmd.case_id}`
-    const current = latest.has(id) ? latest.get(id) : await getCase(deps.state, scope, cmd.case_id)
-    const done = current?.history.find(e => e.command_id === cmd.id)
-    let effects: CaseEffects | undefined
-    if (done !== undefined) {
-      states.push(caseStateRecord(cmd, { case: current!, command: { id: cmd.id, accepted: true } }))
-      effects = caseEffects(current!, done)
-    } else {
-      const t = applyCaseCommand(current, cmd)
-      if (t.accepted) {
-        latest.set(id, t.case)
-        states.push(caseStateRecord(cmd, { case: t.case, command: { id: cmd.id, accepted: true } }))
-        effects = caseEffects(t.case, t.entry)
+export function caseWriter (deps: CaseWriterDeps): Processor<CaseCommand, Map<string, Case | undefined>> {
+  return {
+    group: `${deps.topics.prefix}case-writer`,
+    topics: [deps.topics.caseCommands],
+    beforeBatch: () => deps.cases.catchUp(),
+    local: () => new Map(),
+    decode: record => parseJson<CaseCommand>(record.value),
+    async process (cmd, _record, batch) {
+      const latest = batch.local
+      const scope: Scope = { tenant: cmd.tenant_id, mode: cmd.mode }
+      const id = `${cmd.tenant_id}\u0000${cmd.mode}\u0000${cmd.case_id}`
+      const current = latest.has(id) ? latest.get(id) : await getCase(deps.state, scope, cmd.case_id)
+      const done = current?.history.find(e => e.command_id === cmd.id)
+      let effects: CaseEffects | undefined
+      if (done !== undefined) {
+        batch.emit(deps.topics.cases, caseStateRecord(cmd, { case: current!, command: { id: cmd.id, accepted: true } }))
+        effects = caseEffects(current!, done)
       } else {
-        states.push(caseStateRecord(cmd, { case: current ?? null, command: { id: cmd.id, accepted: false, error: t.error } }))
+        const t = applyCaseCommand(current, cmd)
+        if (t.accepted) {
+          latest.set(id, t.case)
+          batch.emit(deps.topics.cases, caseStateRecord(cmd, { case: t.case, command: { id: cmd.id, accepted: true } }))
+          effects = caseEffects(t.case, t.entry)
+        } else {
+          batch.emit(deps.topics.cases, caseStateRecord(cmd, { case: current ?? null, command: { id: cmd.id, accepted: false, error: t.error } }))
+        }
       }
+      if (effects === undefined) return
+      for (const e of effects.events) batch.emit(deps.topics.events, eventRecord(cmd.tenant_id, e))
+      if (effects.label !== undefined) batch.emit(deps.topics.feedback, labelRecord(effects.label))
+      const items = effects.denyListItems
+      if (items.length > 0) batch.afterCommit(() => denyList(deps, scope, cmd.case_id, items))
     }
-    if (effects === undefined) continue
-    for (const e of effects.events) events.push(eventRecord(cmd.tenant_id, e))
-    if (effects.label !== undefined) labels.push(labelRecord(effects.label))
-    if (effects.denyListItems.length > 0) denials.push({ scope, case_id: cmd.case_id, items: effects.denyListItems })
   }
-  if (states.length > 0) await deps.log.append(deps.topics.cases, states)
-  if (events.length > 0) await deps.log.append(deps.topics.events, events)
-  if (labels.length > 0) await deps.log.append(deps.topics.feedback, labels)
-  for (const d of denials) await denyList(deps, d.scope, d.case_id, d.items)
 }
 
 /** Adds a fraud case's subjects to the tenant's deny lists: one ruleset version, none when all are there. */

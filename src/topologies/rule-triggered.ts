@@ -1,7 +1,7 @@
 import type { TransactionRecord } from '../domain/transaction.js'
 import { eventRecord } from '../stream/records/service-event.js'
 import { stableEventId, type ServiceEvent } from '../domain/events.js'
-import { mapDecisions, type RunningTopology, type Topology, type TopologyContext } from './index.js'
+import { mapDecisions, type Topology } from './index.js'
 
 /** Stable across replays and retries: the same hit always yields the same event id. */
 export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {
@@ -27,6 +27,7 @@ export function ruleTriggeredEvents (d: TransactionRecord): ServiceEvent[] {
 export const ruleTriggered: Topology = {
   name: 'rule-triggered',
   description: 'rule.triggered events for enforce and shadow rule hits on the decisions stream',
-  start: (ctx: TopologyContext): Promise<RunningTopology> =>
-    mapDecisions(ctx, 'rule-triggered', ctx.topics.events, d => ruleTriggeredEvents(d).map(event => eventRecord(d.tenant_id, event)))
+  build: ctx => ({
+    processors: [mapDecisions(ctx, 'rule-triggered', ctx.topics.events, d => ruleTriggeredEvents(d).map(event => eventRecord(d.tenant_id, event)))]
+  })
 }

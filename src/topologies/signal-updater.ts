@@ -1,7 +1,8 @@
 import { eventRecord } from '../stream/records/service-event.js'
 import { stableEventId, type ServiceEvent } from '../domain/events.js'
 import { signalResource, type SignalChange } from '../domain/signals.js'
-import { mapTopic, type RunningTopology, type Topology, type TopologyContext } from './index.js'
+import { parseJson } from '../stream/view.js'
+import { mapTopic, type Topology } from './index.js'
 
 /** The `signal.updated` event of one signal change; its id derives from the change id (stable across replays). Pure. */
 export function signalUpdatedEvent (c: SignalChange): ServiceEvent {
@@ -13,15 +14,7 @@ export function signalUpdatedEvent (c: SignalChange): ServiceEvent {
 export const signalUpdater: Topology = {
   name: 'signal-updater',
   description: 'signal.updated events for every SIM-swap or IP-reputation change on the signals topic',
-  start: (ctx: TopologyContext): Promise<RunningTopology> =>
-    mapTopic(ctx, 'signal-updater', ctx.topics.signals, ctx.topics.events, async r => {
-      let change: SignalChange
-      try {
-        change = JSON.parse(r.value.toString()) as SignalChange
-      } catch (err) {
-        ctx.logger.error({ err, partition: r.partition, offset: r.offset }, 'signal-updater: undecodable signal skipped')
-        return []
-      }
-      return [eventRecord(change.tenant_id, signalUpdatedEvent(change))]
-    })
+  build: ctx => ({
+    processors: [mapTopic(ctx, 'signal-updater', ctx.topics.signals, ctx.topics.events, r => parseJson<SignalChange>(r.value), change => [eventRecord(change.tenant_id, signalUpdatedEvent(change))])]
+  })
 }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { parseEvent } from '../stream/records/service-event.js'
-import { TopicMaterializer } from '../stream/topic-materializer.js'
+import type { Processor } from '../stream/processor.js'
+import type { ServiceEvent } from '../domain/events.js'
 import { scanEndpoints } from '../stores/webhooks.js'
 import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
 import { Dispatcher } from './webhooks/dispatcher.js'
 import { httpSender } from './webhooks/http-sender.js'
 import { deliveryIdFor, REPLAY_HEADERS, type Delivery } from '../domain/webhooks/types.js'
-import type { RunningTopology, Topology, TopologyContext } from './index.js'
+import type { Topology } from './index.js'
 
 /**
  * Webhook delivery: consumes `events` (one consumer group, partitions shared between delivery processes),
@@ -16,16 +17,18 @@ import type { RunningTopology, Topology, TopologyContext } from './index.js'
 export const webhookDelivery: Topology = {
   name: 'webhook-delivery',
   description: 'delivers events to webhook endpoints: HMAC-signed, retried with jittered backoff, dead-lettered',
-  async start (ctx: TopologyContext): Promise<RunningTopology> {
+  build (ctx) {
     const { state, clock, config } = ctx
-    const intake = new TopicMaterializer<{ raw: string }, undefined>(state, ctx.log, ctx.topics.events, `${ctx.topics.prefix}webhook-delivery`, {
+    const intake: Processor<ServiceEvent> = {
+      group: `${ctx.topics.prefix}webhook-delivery`,
+      topics: [ctx.topics.events],
+      checkpoint: ['webhook-delivery'],
       // An endpoint registered just before an event must already be known here.
       beforeBatch: () => ctx.webhooks.catchUp(),
-      decode: value => ({ raw: value.toString() }),
-      apply: async ({ raw }, record, writes) => {
-        const event = parseEvent(Buffer.from(raw))
+      decode: record => parseEvent(record.value),
+      async process (event, record, { writes }) {
         const tenant = record.headers.tenant_id
-        if (tenant === undefined) return []
+        if (tenant === undefined) return
         const replayEndpoint = record.headers[REPLAY_HEADERS.endpoint]
         const scope = { tenant, mode: event.livemode ? 'live' as const : 'test' as const }
         for await (const endpoint of scanEndpoints(state, scope)) {
@@ -35,7 +38,7 @@ export const webhookDelivery: Topology = {
           if (await writes.get(ownedKey(id)) !== undefined) continue
           const now = clock()
           const delivery: Delivery = {
-            id, tenant_id: tenant, mode: scope.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, payload: raw,
+            id, tenant_id: tenant, mode: scope.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, payload: record.value.toString(),
             status: 'pending', attempts: [], next_attempt_ms: now, created_ms: now, replay_of: record.headers[REPLAY_HEADERS.of] ?? null, version: 1
           }
           // The state and its due entry come from the one function the dispatcher records attempts with.
@@ -44,9 +47,8 @@ export const webhookDelivery: Topology = {
             else writes.del(op.key)
           }
         }
-        return []
       }
-    })
+    }
     const dispatcher = new Dispatcher({
       state,
       log: ctx.log,
@@ -57,8 +59,6 @@ export const webhookDelivery: Topology = {
       clock,
       backoffScale: config.webhookBackoffScale
     })
-    await intake.start()
-    dispatcher.start()
-    return { stop: async () => { await intake.stop(); await dispatcher.stop() } }
+    return { processors: [intake], services: [dispatcher] }
   }
 }

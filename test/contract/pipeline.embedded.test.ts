@@ -23,6 +23,6 @@ describe('decisions stream on the embedded log', () => {
     expect(one.ruleset_version).toBe('rs_default_1')
     expect(one.request.event).toBe('payment')
     // The instance's own materializer skips its own decisions (already applied on the request path).
-    expect(app.materializer.applied).toBe(0)
+    expect(app.materializer.processed).toBe(0)
   })
 })

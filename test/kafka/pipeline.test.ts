@@ -31,8 +31,8 @@ describe.skipIf(brokers === undefined)('decisions stream on real Kafka, two API 
     const scopeA = { tenant: a.identity.defaultTenant, mode: 'test' as const }
     const last = await eventually(() => getTransaction(b.state, scopeA, traces[19]!), 30000, 'B to materialize A\'s decisions')
     expect(last.decision.trace_id).toBe(traces[19])
-    await eventually(() => b.materializer.applied >= 20 || undefined, 30000, 'all 20 applied')
-    expect(a.materializer.applied).toBe(0)
+    await eventually(() => b.materializer.processed >= 20 || undefined, 30000, 'all 20 applied')
+    expect(a.materializer.processed).toBe(0)
 
     // Velocity on B now includes A's 20 events for the same tenant/user.
     const view = await b.velocity.view(scopeA, { event: 'payment', user_id: 'shared-user' }, Date.now(), MODEL_NEEDS)

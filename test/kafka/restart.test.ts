@@ -8,7 +8,7 @@ import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
 import { parseEvent } from '../../src/stream/records/service-event.js'
 import { type ServiceEvent } from '../../src/domain/events.js'
 import { asyncScorer } from '../../src/topologies/async-scorer.js'
-import type { RunningTopology, TopologyContext } from '../../src/topologies/index.js'
+import { startTopology, type RunningTopology, type TopologyContext } from '../../src/topologies/index.js'
 import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
 import { startService, stopService, type ServiceProcess } from '../support/child.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
@@ -168,8 +168,8 @@ describe.skipIf(brokers === undefined)('async-scorer: a batch delivered again', 
           if (failures-- > 0) throw new Error('acknowledged, reported failed')
         }
       }
-      const ctx: TopologyContext = { config: api.config, logger: api.logger, log, codec: api.codec, topics: api.topics, state: api.state, control: api.controlPlane, cases: api.cases, webhooks: api.webhooks, audit: api.audit, clock: api.clock, models: api.modelRegistry }
-      scorer = await asyncScorer.start(ctx)
+      const ctx: TopologyContext = { ...api.runtime, log, config: api.config, codec: api.codec, topics: api.topics, control: api.controlPlane, cases: api.cases, webhooks: api.webhooks, audit: api.audit, clock: api.clock, models: api.modelRegistry }
+      scorer = await startTopology(asyncScorer, ctx)
       await eventually(() => scorerCaughtUp(admin, prefix, api!.topics.decisions), 60000, 'the async-scorer caught up')
       await new Promise(resolve => setTimeout(resolve, 500))
       expect(failures).toBeLessThan(0)

@@ -40,14 +40,9 @@ export interface SubscribeOptions {
   /**
    * Called with records of ONE partition in offset order. When it resolves the group's offset moves past
    * them; when it throws, the same records are delivered again. Delivery is at-least-once, so handlers are
-   * idempotent (materializers checkpoint offsets in their own write batch and skip what they have seen).
+   * idempotent (processors checkpoint offsets in their own write batch and skip what they have seen, stream/processor.ts).
    */
   onBatch(records: ConsumedRecord[]): Promise<void>
-  /**
-   * Called after a record that could not be processed was dead-lettered (dead-letters.ts) and the group moved
-   * past it, so a handler keeping its own checkpoint can move it too.
-   */
-  onDeadLettered?(record: ConsumedRecord): Promise<void>
 }
 
 export interface Subscription {

@@ -1,4 +1,4 @@
-import type { BatchWrites } from '../topic-materializer.js'
+import type { BatchWrites } from '../batch-writes.js'
 import { prefixRange, stateKey, TAG } from '../../stores/keys.js'
 import type { StateDb } from '../../stores/state-db.js'
 import { scopeId, type Mode, type Scope } from '../../domain/scope.js'

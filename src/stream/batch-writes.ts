@@ -1,0 +1,42 @@
+import type { StateDb } from '../stores/state-db.js'
+import type { StoreWrites } from '../stores/writes.js'
+import type { WriteOp } from '../stores/rocks.js'
+
+/** The writes of one batch, readable before they are committed (later records see earlier ones). */
+export class BatchWrites implements StoreWrites {
+  private readonly pending = new Map<string, Buffer | null>()
+  private readonly extra: Array<() => WriteOp[]> = []
+  private readonly settled: Array<() => void> = []
+
+  constructor (private readonly state: StateDb) {}
+
+  async get (key: Buffer): Promise<Buffer | undefined> {
+    const hit = this.pending.get(key.toString('latin1'))
+    if (hit !== undefined) return hit ?? undefined
+    return this.state.get(key)
+  }
+
+  put (key: Buffer, value: Buffer): void { this.pending.set(key.toString('latin1'), value) }
+  del (key: Buffer): void { this.pending.set(key.toString('latin1'), null) }
+
+  /**
+   * Ops made elsewhere (velocity increments), written in the same batch. `ops` runs when the batch is handed to
+   * the committer, with no await in between (increments reach the store in the order they hit its cache);
+   * `settled` runs once the batch is committed or failed.
+   */
+  append (ops: () => WriteOp[], settled?: () => void): void {
+    this.extra.push(ops)
+    if (settled !== undefined) this.settled.push(settled)
+  }
+
+  get empty (): boolean { return this.pending.size === 0 && this.extra.length === 0 }
+
+  ops (): WriteOp[] {
+    const own: WriteOp[] = [...this.pending].map(([k, v]) => v === null ? { type: 'del', key: Buffer.from(k, 'latin1') } : { type: 'put', key: Buffer.from(k, 'latin1'), value: v })
+    return [...own, ...this.extra.flatMap(fn => fn())]
+  }
+
+  settle (): void {
+    for (const fn of this.settled.splice(0)) fn()
+  }
+}

@@ -1,0 +1,58 @@
+import type { TransactionRecord } from '../domain/transaction.js'
+import type { DecisionCodec } from './decision-codec.js'
+import { decisionRecordOps } from '../stores/decision-ops.js'
+import { scopeOf } from '../domain/scope.js'
+import { transactionKey } from '../stores/transactions.js'
+import { labelKey } from '../stores/labels.js'
+import { countFraud, shouldCount, type FraudCount, type StoredLabel } from '../stores/label-counters.js'
+import type { VelocityStore } from '../stores/velocity.js'
+import type { BatchWrites } from './batch-writes.js'
+import type { RulesetSource } from './control-plane.js'
+import type { Processor } from './processor.js'
+
+export interface DecisionsViewDeps {
+  velocity: VelocityStore
+  codec: DecisionCodec
+  topic: string
+  originId: string
+  rulesets: RulesetSource
+}
+
+/**
+ * The whole `decisions` stream materialized into this instance's local stores (the GlobalKTable pattern):
+ * every instance consumes under its own group, skips its own decisions (already applied on the request
+ * path), checkpoints with its state, and passes over a decision whose trace_id it already holds, so replays
+ * and duplicates change nothing.
+ */
+export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRecord> {
+  return {
+    group: `materializer-${deps.originId}`,
+    topics: [deps.topic],
+    checkpoint: [],
+    skip: record => record.headers.origin === deps.originId,
+    decode: record => deps.codec.decode(record.topic, record.value),
+    async process (record, _consumed, { writes }) {
+      const scope = scopeOf(record)
+      if (await writes.get(transactionKey(scope, record.trace_id)) !== undefined) return
+      for (const op of decisionRecordOps(record, false)) {
+        if (op.type === 'put') writes.put(op.key, op.value)
+        else writes.del(op.key)
+      }
+      const { compiled } = await deps.rulesets.activeRuleset(scope)
+      const view = await deps.velocity.view(scope, record.request, record.created_ms, compiled.velocityNeeds)
+      const labelled = await earlyLabel(deps.velocity, record, writes)
+      // Increments join the batch when it is handed to the committer, in the order they hit the cache.
+      writes.append(() => [...view.incrementOps(), ...labelled?.count.ops() ?? []], () => { view.release(); labelled?.count.release() })
+      if (labelled !== undefined) writes.put(labelKey(scope, record.trace_id), Buffer.from(JSON.stringify({ ...labelled.label, counted: true })))
+    }
+  }
+}
+
+/** A fraud label that reached this instance before its transaction: counted now (label-counters.ts). */
+async function earlyLabel (velocity: VelocityStore, record: TransactionRecord, writes: BatchWrites): Promise<{ count: FraudCount, label: StoredLabel } | undefined> {
+  const raw = await writes.get(labelKey(scopeOf(record), record.trace_id))
+  if (raw === undefined) return undefined
+  const label = JSON.parse(raw.toString()) as StoredLabel
+  if (!shouldCount(label, label.counted)) return undefined
+  return { count: await countFraud(velocity, record), label }
+}
