@@ -1,10 +1,11 @@
 import { X509Certificate } from 'node:crypto'
 import type { TLSSocket } from 'node:tls'
 import type { FastifyRequest } from 'fastify'
-import { clientCaKey, type ClientCaRecord } from '../stores/client-cas.js'
+import { clientCaKey } from '../stores/client-cas.js'
 import type { StateDb } from '../stores/state-db.js'
 import { principalScope, type Principal } from '../services/auth.js'
 import { ApiError } from '../services/errors.js'
+import type { ClientCaRecord } from '../domain/records/client-cas.js'
 
 /**
  * On the mutual-TLS listener: the TLS handshake asks every client for a certificate (without judging it, as

@@ -30,7 +30,7 @@ import { ModelRegistry } from '../stream/views/model-registry.js'
 import { openViews } from '../stream/views.js'
 import { decisionsView } from '../stream/decisions-view.js'
 import { ProcessorRunner, type ProcessorRuntime } from '../stream/processor.js'
-import type { TransactionRecord } from '../domain/transaction.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
 
 export interface App extends ProcessCore {
   server: FastifyInstance

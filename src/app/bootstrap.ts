@@ -1,8 +1,9 @@
-import { ALL_SCOPES, lookupApiKey, newSecret, storeApiKey } from '../stores/api-keys.js'
+import { lookupApiKey, newSecret, storeApiKey } from '../stores/api-keys.js'
 import { newId } from '../domain/ids.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
 import { writeBatchSync } from '../stores/rocks.js'
+import { ALL_SCOPES } from '../domain/records/api-keys.js'
 
 export interface Identity {
   /** This instance's origin id: tags its decisions so its materializer can skip them. Kept with the state. */

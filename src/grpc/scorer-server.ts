@@ -7,7 +7,6 @@ import { ApiError } from '../services/errors.js'
 import type { RateLimiter } from '../services/rate-limit.js'
 import { DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCommandDeps } from '../services/case-commands.js'
 import { eventTimeMs, scoreRequestError, toScoreRequest } from '../services/score-requests.js'
-import { caseIdForTrace } from '../stream/records/case-commands.js'
 import { CASE_OUTCOMES, type CaseOutcome } from '../domain/cases/types.js'
 import { subjectsOf } from '../domain/decision/subjects.js'
 import { DecisionSchema, ShadowOutcomeSchema, type ScoreRequest as ScoreRequestMessage, ScoreRequestSchema } from '../gen/fraud/v1/score_pb.js'
@@ -16,6 +15,7 @@ import { newId } from '../domain/ids.js'
 import type { ScoringService } from '../services/scoring-service.js'
 import { getCase } from '../stores/cases.js'
 import { getTransaction } from '../stores/transactions.js'
+import { caseIdForTrace } from '../domain/records/case-commands.js'
 
 const method = <I extends DescMessage, O extends DescMessage>(name: string, input: I, output: O) => ({
   path: `/scoring.Scorer/${name}`,

@@ -1,6 +1,6 @@
-import type { ApiKeyRecord } from '../stores/api-keys.js'
 import type { Scope } from '../domain/scope.js'
 import { ApiError } from './errors.js'
+import type { ApiKeyRecord } from '../domain/records/api-keys.js'
 
 /** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
 export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')

@@ -1,8 +1,8 @@
-import type { Case, CaseCommand } from '../domain/cases/types.js'
-import { commandRecord } from '../stream/records/case-commands.js'
+import type { Case } from '../domain/cases/types.js'
 import type { Core } from './core.js'
 import { ApiError } from './errors.js'
 import { publishChange } from './publish-change.js'
+import { commandRecord, type CaseCommand } from '../domain/records/case-commands.js'
 
 /** Default time a `safe` outcome demotes later flags of the case's subjects (30 days). */
 export const DEFAULT_SAFE_DEMOTION_HOURS = 720

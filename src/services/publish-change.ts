@@ -1,6 +1,7 @@
-import type { EventLog, LogRecord } from '../stream/eventlog/event-log.js'
+import type { EventLog } from '../stream/eventlog/event-log.js'
 import { appendConfirmed } from '../stream/confirmation.js'
 import type { View } from '../stream/view.js'
+import type { LogRecord } from '../domain/records/log-record.js'
 
 /**
  * Appends a control-plane change and waits until this instance has applied it, so the response and every

@@ -3,8 +3,6 @@ import { policyOf } from '../domain/decision/default-policy.js'
 import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decision/types.js'
 import { extractFeatures, ruleSignals } from '../domain/features/extract.js'
 import type { ModelRegistry } from '../stream/views/model-registry.js'
-import { encodeEvent } from '../stream/records/transaction-record.js'
-import { type TransactionRecord } from '../domain/transaction.js'
 import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
 import { caseGateKey } from '../stores/cases.js'
 import { decisionRecordOps } from '../stores/decision-ops.js'
@@ -17,7 +15,7 @@ import type { StateDb } from '../stores/state-db.js'
 import type { VelocityStore, VelocityView } from '../stores/velocity.js'
 import type { Scope } from '../domain/scope.js'
 import type { WriteOp } from '../stores/rocks.js'
-
+import { type TransactionRecord, encodeEvent } from '../domain/records/decisions.js'
 
 export interface ScoreCall {
   scope: Scope

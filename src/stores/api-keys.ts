@@ -3,30 +3,7 @@ import { writeBatchSync } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { StoreWrites } from './writes.js'
-
-/** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
-export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'signals:write'] as const
-export type Scope = typeof ALL_SCOPES[number]
-
-/** What a key grants; the secret itself is never stored, only its SHA-256. */
-export interface ApiKeyRecord {
-  id: string
-  name: string
-  tenant_id: string
-  livemode: boolean
-  scopes: string[]
-  created_ms: number
-  /** Revoked keys answer 401 key_revoked. */
-  status?: 'active' | 'revoked'
-  /** Set on the old key of a rotation: valid until then, 401 key_expired after. */
-  expires_ms?: number | null
-  /** The prefix and last 4 characters, for display (sk_test_...abcd). */
-  redacted?: string
-  /** SHA-256 of the secret: how the key is found (the secret itself is never stored). */
-  secret_hash?: string
-  /** The key a rotation replaced this one with. */
-  rotated_to?: string | null
-}
+import type { ApiKeyRecord, ApiKeyChange } from '../domain/records/api-keys.js'
 
 export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex')
 export const apiKeyKey = (secret: string) => apiKeyHashKey(secretHash(secret))
@@ -49,9 +26,6 @@ export function storeApiKey (state: StateDb, secret: string, record: ApiKeyRecor
   const value = Buffer.from(JSON.stringify(full))
   writeBatchSync(state.db, [{ type: 'put', key: apiKeyKey(secret), value }, { type: 'put', key: apiKeyByIdKey(record.tenant_id, record.id), value }], true)
 }
-
-/** A record of the compacted `api-keys` topic (key tenant:key id). */
-export interface ApiKeyChange { key: ApiKeyRecord, change_id: string }
 
 /** Applies a key change: by secret hash (authentication) and by tenant and id (management). */
 export function applyApiKeyChange (change: ApiKeyChange, writes: StoreWrites): void {

@@ -1,10 +1,11 @@
-import type { Case, CaseRecord } from '../domain/cases/types.js'
+import type { Case } from '../domain/cases/types.js'
 import type { Subject, CaseGate } from '../domain/decision/types.js'
 import { scanJson } from './rocks.js'
 import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
+import type { CaseRecord } from '../domain/records/cases.js'
 
 export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, scope.tenant, scope.mode, id)
 export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
@@ -50,8 +51,6 @@ async function writeGates (writes: StoreWrites, c: Case): Promise<void> {
     writes.put(key, Buffer.from(JSON.stringify([...gates, gate])))
   }
 }
-
-
 
 /**
  * Applies a case state of the `cases` topic (written by the case writer): the case by id and by trace id, and

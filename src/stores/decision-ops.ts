@@ -1,10 +1,9 @@
-import type { TransactionRecord } from '../domain/transaction.js'
 import type { WriteOp } from './rocks.js'
 import { deviceSeenKey, markDeviceSeenOp } from './device-history.js'
 import { lastLocationOps } from './last-location.js'
 import { putTransactionOp } from './transactions.js'
 import { scopeOf } from '../domain/scope.js'
-
+import type { TransactionRecord } from '../domain/records/decisions.js'
 
 /**
  * Local state a decision changes besides velocity: its transaction record, the device history and the user's

@@ -1,8 +1,8 @@
-import type { FeedbackLabel } from '../domain/cases/effects.js'
-import type { TransactionRecord } from '../domain/transaction.js'
 import type { VelocityStore } from './velocity.js'
 import { scopeOf } from '../domain/scope.js'
 import type { WriteOp } from './rocks.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import type { FeedbackLabel } from '../domain/records/feedback.js'
 
 /** A stored label, with whether its transaction was counted in the label.<dimension> velocity counters. */
 export type StoredLabel = FeedbackLabel & { counted?: boolean }

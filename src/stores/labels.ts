@@ -1,12 +1,12 @@
-import type { FeedbackLabel } from '../domain/cases/effects.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { type Scope, scopeOf } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
-import type { TransactionRecord } from '../domain/transaction.js'
 import { countFraud, shouldCount, type StoredLabel } from './label-counters.js'
 import { transactionKey } from './transactions.js'
 import type { VelocityStore } from './velocity.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import type { FeedbackLabel } from '../domain/records/feedback.js'
 
 export const labelKey = (scope: Scope, traceId: string) => stateKey(TAG.label, scope.tenant, scope.mode, traceId)
 

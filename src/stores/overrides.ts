@@ -3,6 +3,7 @@ import type { Subject, ScoreRequest, Override } from '../domain/decision/types.j
 import { stateKey, TAG } from './keys.js'
 import type { Scope, Mode } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
+import type { OverrideRecord } from '../domain/records/overrides.js'
 
 /** Admin overrides in force for one (tenant, mode, subject, value), as a JSON array. */
 export function overrideKey (scope: Scope, subject: Subject, value: string): Buffer {
@@ -28,17 +29,6 @@ export function parseArrays<T> (values: Array<Buffer | undefined>): T[] {
   const out: T[] = []
   for (const v of values) if (v !== undefined) out.push(...JSON.parse(v.toString()) as T[])
   return out
-}
-
-/** A record of the compacted `overrides` topic (key: tenant, mode, override id). */
-export interface OverrideRecord {
-  tenant_id: string
-  mode: Mode
-  override: Override
-  deleted: boolean
-  /** Who created or deleted it (API key id). */
-  actor: string
-  change_id: string
 }
 
 /**

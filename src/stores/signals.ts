@@ -5,7 +5,7 @@ import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { scopeId, type Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
-import type { SignalChange } from '../domain/signals.js'
+import type { SignalChange } from '../domain/records/signals.js'
 
 /** The latest SIM swap reported for a user (read with the request's other point lookups). */
 export const simSwapKey = (scope: Scope, userId: string) => stateKey(TAG.signal, 'sim_swap', scope.tenant, scope.mode, userId)

@@ -1,10 +1,9 @@
-import type { TransactionRecord } from '../domain/transaction.js'
 import { idLowerBound } from '../domain/ids.js'
 import { scanJson, type WriteOp } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
-
+import type { TransactionRecord } from '../domain/records/decisions.js'
 
 /** Transactions are keyed by tenant and mode first, so one tenant or mode can never read another's. */
 export function transactionKey (scope: Scope, traceId: string): Buffer {

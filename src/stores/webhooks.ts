@@ -1,9 +1,11 @@
-import type { Delivery, WebhookEndpoint, WebhookRecord } from '../domain/webhooks/types.js'
+import type { WebhookEndpoint } from '../domain/webhooks/types.js'
 import { scanJson } from './rocks.js'
 import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
+import type { WebhookRecord } from '../domain/records/webhooks.js'
+import type { Delivery } from '../domain/records/webhook-deliveries.js'
 
 export const webhookKey = (scope: Scope, id: string) => stateKey(TAG.webhook, scope.tenant, scope.mode, id)
 export const deliveryViewKey = (scope: Scope, endpointId: string, id: string) => stateKey(TAG.deliveryView, scope.tenant, scope.mode, endpointId, id)

@@ -1,7 +1,7 @@
 import type { EventLog } from './eventlog/event-log.js'
 import { appendConfirmed } from './confirmation.js'
 import { newId } from '../domain/ids.js'
-import type { AuditEntry, AuditInput } from '../stores/audit.js'
+import type { AuditEntry, AuditInput } from '../domain/records/audit.js'
 
 export class AuditLog {
   constructor (private readonly log: EventLog, private readonly topic: string, private readonly clock: () => number) {}

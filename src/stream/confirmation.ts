@@ -1,4 +1,5 @@
-import type { EventLog, LogRecord } from './eventlog/event-log.js'
+import type { EventLog } from './eventlog/event-log.js'
+import type { LogRecord } from '../domain/records/log-record.js'
 
 /** A change was appended but this instance did not see it applied in time (it may still be applied). */
 export class NotConfirmed extends Error {}

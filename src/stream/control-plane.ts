@@ -1,7 +1,7 @@
 import type { EventLog } from './eventlog/event-log.js'
 import { newId } from '../domain/ids.js'
 import type { Ruleset } from '../domain/decision/types.js'
-import { initialRuleset, recordKeyOf, versionLabel, type RulesetVersion } from '../domain/rules/ruleset-versions.js'
+import { initialRuleset, versionLabel } from '../domain/rules/ruleset-versions.js'
 import { RulesetCache, type CompiledRuleset } from '../domain/rules/ruleset.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
@@ -10,6 +10,7 @@ import { scanJson } from '../stores/rocks.js'
 import { appendConfirmed } from './confirmation.js'
 import type { ProcessorRuntime } from './processor.js'
 import { parseJson, View } from './view.js'
+import { recordKeyOf, type RulesetVersion } from '../domain/records/rulesets.js'
 
 export interface ActiveRuleset { number: number, ruleset: Ruleset, compiled: CompiledRuleset }
 

@@ -1,8 +1,7 @@
 import { createMutableRegistry, fromBinary } from '@bufbuild/protobuf'
 import { ProtobufDeserializer, ProtobufSerializer, SerdeType, type Client } from '@confluentinc/schemaregistry'
 import { DecisionRecordedSchema, file_fraud_v1_events } from '../gen/fraud/v1/events_pb.js'
-import { decodeEvent, fromEvent } from './records/transaction-record.js'
-import { type TransactionRecord } from '../domain/transaction.js'
+import { type TransactionRecord, decodeEvent, fromEvent } from '../domain/records/decisions.js'
 
 /**
  * Wire format of the `decisions` topic. The outbox always holds plain Protobuf bytes; the codec turns them

@@ -1,4 +1,3 @@
-import type { TransactionRecord } from '../domain/transaction.js'
 import type { DecisionCodec } from './decision-codec.js'
 import { decisionRecordOps } from '../stores/decision-ops.js'
 import { scopeOf } from '../domain/scope.js'
@@ -9,6 +8,7 @@ import type { VelocityStore } from '../stores/velocity.js'
 import type { BatchWrites } from './batch-writes.js'
 import type { RulesetSource } from './control-plane.js'
 import type { Processor } from './processor.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
 
 export interface DecisionsViewDeps {
   velocity: VelocityStore

@@ -3,9 +3,11 @@ import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
 import { BatchWrites } from './batch-writes.js'
 import { NotConfirmed } from './confirmation.js'
-import { appendDeadLetter, DEAD_LETTER_AFTER, deadLetterRecord, isTransient } from './eventlog/dead-letters.js'
-import { LogUnavailable, RecordRejected, type ConsumedRecord, type EventLog, type LogRecord, type Subscription } from './eventlog/event-log.js'
+import { appendDeadLetter, DEAD_LETTER_AFTER, isTransient } from './eventlog/dead-letters.js'
+import { LogUnavailable, RecordRejected, type ConsumedRecord, type EventLog, type Subscription } from './eventlog/event-log.js'
 import type { PipelineHealth } from './health.js'
+import type { LogRecord } from '../domain/records/log-record.js'
+import { deadLetterRecord } from '../domain/records/dead-letters.js'
 
 /**
  * A stream processor: what it consumes, how a record is decoded and processed, and where its state is kept.

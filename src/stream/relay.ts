@@ -1,12 +1,14 @@
 import type { Logger } from 'pino'
-import { appendDeadLetter, deadLetterRecord, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
-import { RecordRejected, type EventLog, type LogRecord } from './eventlog/event-log.js'
-import { decodeEvent } from './records/transaction-record.js'
+import { appendDeadLetter, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
+import { RecordRejected, type EventLog } from './eventlog/event-log.js'
 import type { DecisionCodec } from './decision-codec.js'
 import type { Outbox, OutboxEntry } from '../stores/outbox.js'
 import type { StateDb } from '../stores/state-db.js'
 import { writeBatchSync } from '../stores/rocks.js'
 import type { PipelineHealth } from './health.js'
+import { decodeEvent } from '../domain/records/decisions.js'
+import type { LogRecord } from '../domain/records/log-record.js'
+import { deadLetterRecord } from '../domain/records/dead-letters.js'
 
 export interface RelayOptions {
   topic: string

@@ -1,13 +1,12 @@
 import { LINK_KINDS, linkAnalysis, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
-import { eventRecord } from '../stream/records/service-event.js'
-import { stableEventId, type ServiceEvent } from '../domain/events.js'
-import type { TransactionRecord } from '../domain/transaction.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Processor } from '../stream/processor.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import { dimensionValue } from '../domain/features/velocity-spec.js'
 import type { Topology } from './index.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000

@@ -1,9 +1,8 @@
-import { caseIdForTrace, commandRecord } from '../stream/records/case-commands.js'
 import { caseWriter } from './case-writer.js'
-import type { CaseCommand } from '../domain/cases/types.js'
 import { subjectsOf } from '../domain/decision/subjects.js'
-import type { TransactionRecord } from '../domain/transaction.js'
 import { mapDecisions, type Topology } from './index.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import { caseIdForTrace, commandRecord, type CaseCommand } from '../domain/records/case-commands.js'
 
 /** The open command of a `flag` decision's case. Pure; the same decision always gives the same command. */
 export function openCommandFor (d: TransactionRecord): CaseCommand {

@@ -1,15 +1,14 @@
-import type { FeedbackLabel } from '../domain/cases/effects.js'
 import { inputValues } from '../domain/model/inputs.js'
 import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
-import type { ModelRecord } from '../stream/views/model-registry.js'
-import { decodeLabel } from '../stream/records/feedback-label.js'
-import type { TransactionRecord } from '../domain/transaction.js'
 import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Batch, Processor } from '../stream/processor.js'
 import { scan } from '../stores/rocks.js'
 import type { Topology } from './index.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import { decodeLabel, type FeedbackLabel } from '../domain/records/feedback.js'
+import type { ModelRecord } from '../domain/records/models.js'
 
 const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */

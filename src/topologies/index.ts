@@ -1,15 +1,16 @@
-import type { ConsumedRecord, LogRecord } from '../stream/eventlog/event-log.js'
-import type { TransactionRecord } from '../domain/transaction.js'
+import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
 import type { ControlPlane } from '../stream/control-plane.js'
 import type { CommandOutcome } from '../stores/cases.js'
 import type { View } from '../stream/view.js'
-import type { CaseRecord } from '../domain/cases/types.js'
 import type { TopicNames } from '../stream/topics.js'
 import type { DecisionCodec } from '../stream/decision-codec.js'
 import type { AuditLog } from '../stream/audit-log.js'
-import type { WebhookRecord } from '../domain/webhooks/types.js'
 import type { ModelRegistry } from '../stream/views/model-registry.js'
 import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../stream/processor.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import type { LogRecord } from '../domain/records/log-record.js'
+import type { CaseRecord } from '../domain/records/cases.js'
+import type { WebhookRecord } from '../domain/records/webhooks.js'
 
 /** The settings topologies read (a part of the process configuration, app/config.ts). */
 export interface TopologySettings {

@@ -1,7 +1,6 @@
-import type { TransactionRecord } from '../domain/transaction.js'
-import { eventRecord } from '../stream/records/service-event.js'
-import { stableEventId, type ServiceEvent } from '../domain/events.js'
 import { mapDecisions, type Topology } from './index.js'
+import type { TransactionRecord } from '../domain/records/decisions.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 
 /** Stable across replays and retries: the same hit always yields the same event id. */
 export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {

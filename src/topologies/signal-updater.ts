@@ -1,8 +1,8 @@
-import { eventRecord } from '../stream/records/service-event.js'
-import { stableEventId, type ServiceEvent } from '../domain/events.js'
-import { signalResource, type SignalChange } from '../domain/signals.js'
+import { signalResource } from '../domain/signals.js'
 import { parseJson } from '../stream/view.js'
 import { mapTopic, type Topology } from './index.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
+import type { SignalChange } from '../domain/records/signals.js'
 
 /** The `signal.updated` event of one signal change; its id derives from the change id (stable across replays). Pure. */
 export function signalUpdatedEvent (c: SignalChange): ServiceEvent {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { parseEvent } from '../stream/records/service-event.js'
 import type { Processor } from '../stream/processor.js'
-import type { ServiceEvent } from '../domain/events.js'
 import { scanEndpoints } from '../stores/webhooks.js'
 import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
 import { Dispatcher } from './webhooks/dispatcher.js'
 import { httpSender } from './webhooks/http-sender.js'
-import { deliveryIdFor, REPLAY_HEADERS, type Delivery } from '../domain/webhooks/types.js'
+import { deliveryIdFor, REPLAY_HEADERS } from '../domain/webhooks/types.js'
 import type { Topology } from './index.js'
+import { type ServiceEvent, parseEvent } from '../domain/records/events.js'
+import type { Delivery } from '../domain/records/webhook-deliveries.js'
 
 /**
  * Webhook delivery: consumes `events` (one consumer group, partitions shared between delivery processes),

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { PRIOR } from '../../src/domain/model/model.js'
-import { parseEvent } from '../../src/stream/records/service-event.js'
-import { type ServiceEvent } from '../../src/domain/events.js'
 import { auth, eventually, LIVE_KEY, startTestApp } from '../support/app.js'
+import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 let app: App
 const NOW = Date.parse('2026-11-23T12:00:00Z')

@@ -2,9 +2,8 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { LIMITS } from '../../src/services/input-limits.js'
-import { decodeEvent, encodeEvent } from '../../src/stream/records/transaction-record.js'
-import { type TransactionRecord } from '../../src/domain/transaction.js'
 import { auth, startTestApp } from '../support/app.js'
+import { type TransactionRecord, decodeEvent, encodeEvent } from '../../src/domain/records/decisions.js'
 
 let app: App
 const post = (url: string, payload: string | object, headers: Record<string, string> = {}) =>

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { parseEvent } from '../../src/stream/records/service-event.js'
-import { type ServiceEvent } from '../../src/domain/events.js'
 import { ruleTriggeredEvents, ruleTriggeredId } from '../../src/topologies/rule-triggered.js'
 import { auth, eventually, startTestApp } from '../support/app.js'
+import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 describe('rule-triggered topology', () => {
   it('derives one event per enforce and shadow hit with ids stable across replays', () => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/domain/webhooks/backoff.js'
 import { dueEntries } from '../../src/stores/webhook-deliveries.js'
-import type { Delivery } from '../../src/domain/webhooks/types.js'
 import { auth, eventually, startTestApp } from '../support/app.js'
 import { Receiver } from '../support/receiver.js'
+import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'
 
 /** The retry schedule shrunk 200 times: waits of at least 120, 240, 480, 1,200, 2,400, 4,800 ms ... */
 const SCALE = 0.005

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { parseEvent } from '../../src/stream/records/service-event.js'
-import { type ServiceEvent } from '../../src/domain/events.js'
 import { auth, eventually } from '../support/app.js'
+import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 /**
  * The case flow end to end, for one transport: `a` and `b` are two instances of one deployment (the same

@@ -5,13 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import type { EventLog } from '../../src/stream/eventlog/event-log.js'
 import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
-import { parseEvent } from '../../src/stream/records/service-event.js'
-import { type ServiceEvent } from '../../src/domain/events.js'
 import { asyncScorer } from '../../src/topologies/async-scorer.js'
 import { startTopology, type RunningTopology, type TopologyContext } from '../../src/topologies/index.js'
 import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
 import { startService, stopService, type ServiceProcess } from '../support/child.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
+import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 const brokers = await kafkaBrokersOrSkip('restarts and redeliveries on Kafka')
 

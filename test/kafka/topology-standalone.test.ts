@@ -5,8 +5,7 @@ import { startTopology, stopService, type ServiceProcess } from '../support/chil
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { Receiver } from '../support/receiver.js'
 import { webhookEnv } from '../contract/webhooks.flow.js'
-import { parseEvent } from '../../src/stream/records/service-event.js'
-import { type ServiceEvent } from '../../src/domain/events.js'
+import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 const brokers = await kafkaBrokersOrSkip('standalone topology on Kafka')
 

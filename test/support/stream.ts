@@ -1,6 +1,6 @@
 import type { EventLog } from '../../src/stream/eventlog/event-log.js'
-import type { TransactionRecord } from '../../src/domain/transaction.js'
 import { plainProtobufCodec, type DecisionCodec } from '../../src/stream/decision-codec.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 
 /**
  * A de-duplicating consumer of the decisions stream, as a downstream data team would write one:

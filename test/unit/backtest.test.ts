@@ -7,11 +7,11 @@ import { compileRule } from '../../src/domain/rules/language.js'
 import { compileList, type ListMatcher } from '../../src/domain/rules/lists.js'
 import type { Action, ScoreRequest } from '../../src/domain/decision/types.js'
 import type { CaseOutcome } from '../../src/domain/cases/types.js'
-import type { TransactionRecord } from '../../src/domain/transaction.js'
 import { stableId } from '../../src/domain/ids.js'
 import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
 import { putTransactionOp, transactionsBetween } from '../../src/stores/transactions.js'
 import { writeBatchSync } from '../../src/stores/rocks.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 
 const T0 = Date.parse('2026-03-01T12:00:00Z')
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { applyCaseCommand, type Transition } from '../../src/domain/cases/transitions.js'
 import { caseEffects } from '../../src/domain/cases/effects.js'
-import { CASE_OUTCOMES, type Case, type CaseCommand, type CaseEntry, type CaseOutcome, type CaseSubjects } from '../../src/domain/cases/types.js'
-import { stableEventId } from '../../src/domain/events.js'
+import { CASE_OUTCOMES, type Case, type CaseEntry, type CaseOutcome, type CaseSubjects } from '../../src/domain/cases/types.js'
+import { stableEventId } from '../../src/domain/records/events.js'
+import type { CaseCommand } from '../../src/domain/records/case-commands.js'
 
 const CASE_ID = 'case_1'
 const SUBJECTS: CaseSubjects = { user_id: 'u1', email: 'a@example.com', device_id: 'd1', ip: '203.0.113.9', card: 'fp_1' }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { appendDeadLetter, deadLetterRecord } from '../../src/stream/eventlog/dead-letters.js'
-import { LogUnavailable, RecordRejected, type EventLog, type LogRecord } from '../../src/stream/eventlog/event-log.js'
+import { appendDeadLetter } from '../../src/stream/eventlog/dead-letters.js'
+import { LogUnavailable, RecordRejected, type EventLog } from '../../src/stream/eventlog/event-log.js'
+import type { LogRecord } from '../../src/domain/records/log-record.js'
+import { deadLetterRecord } from '../../src/domain/records/dead-letters.js'
 
 /** A log whose dead-letter topic accepts records of at most `maxValue` bytes of value. */
 function fakeLog (maxValue: number, unavailable = false) {

@@ -2,12 +2,11 @@ import { MockClient } from '@confluentinc/schemaregistry'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
-import { encodeEvent, decodeEvent } from '../../src/stream/records/transaction-record.js'
-import { type TransactionRecord } from '../../src/domain/transaction.js'
 import { plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decision-codec.js'
 import { auth, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
+import { type TransactionRecord, encodeEvent, decodeEvent } from '../../src/domain/records/decisions.js'
 
 const record: TransactionRecord = {
   trace_id: 'trc_01test',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from '../../src/domain/webhooks/backoff.js'
 import { afterAttempt, signingSecrets } from '../../src/topologies/webhooks/dispatcher.js'
 import { signatureHeader, verifyWebhookSignature } from '../../src/domain/webhooks/signature.js'
-import type { Delivery, WebhookEndpoint } from '../../src/domain/webhooks/types.js'
+import type { WebhookEndpoint } from '../../src/domain/webhooks/types.js'
+import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'
 
 describe('webhook signatures', () => {
   const body = '{"id":"evt_1","type":"case.created"}'

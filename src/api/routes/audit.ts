@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
-import { type AuditEntry, auditEntries } from '../../stores/audit.js'
+import { auditEntries } from '../../stores/audit.js'
 import { getTransaction } from '../../stores/transactions.js'
 import { ApiError } from '../../services/errors.js'
+import type { AuditEntry } from '../../domain/records/audit.js'
 
 function entryResource (e: AuditEntry) {
   return {

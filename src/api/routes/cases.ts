@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
-import { caseIdForTrace } from '../../stream/records/case-commands.js'
 import { CASE_OUTCOMES, type Case, type CaseSubjects } from '../../domain/cases/types.js'
 import { subjectsOf, SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
@@ -11,6 +10,7 @@ import type { Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCommandDeps } from '../../services/case-commands.js'
+import { caseIdForTrace } from '../../domain/records/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }

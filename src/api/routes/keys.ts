@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import type { ApiKeyChange } from '../../stores/api-keys.js'
 import type { Principal } from '../../services/auth.js'
-import { ALL_SCOPES, apiKeyByIdKey, newSecret, redact, secretHash, type ApiKeyRecord } from '../../stores/api-keys.js'
+import { apiKeyByIdKey, newSecret, redact, secretHash } from '../../stores/api-keys.js'
 import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'
 import { scanJson } from '../../stores/rocks.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
+import { type ApiKeyChange, ALL_SCOPES, type ApiKeyRecord } from '../../domain/records/api-keys.js'
 
 /** After a rotation the old key keeps working this long, then answers 401 key_expired. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000

@@ -2,9 +2,10 @@ import { X509Certificate } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import { clientCaKey, type ClientCaRecord } from '../../stores/client-cas.js'
+import { clientCaKey } from '../../stores/client-cas.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
+import type { ClientCaRecord } from '../../domain/records/client-cas.js'
 
 function caResource (r: ClientCaRecord, serverFingerprint: string | null) {
   const cert = new X509Certificate(r.certificate)

@@ -3,7 +3,6 @@ import type { Core } from '../../services/core.js'
 import { SUBJECTS } from '../../domain/decision/subjects.js'
 import type { Subject, Action, Override } from '../../domain/decision/types.js'
 import { newId } from '../../domain/ids.js'
-import type { OverrideRecord } from '../../stores/overrides.js'
 import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'
 import { overrideByIdKey } from '../../stores/overrides.js'
 import type { Scope } from '../../domain/scope.js'
@@ -12,6 +11,7 @@ import type { Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+import type { OverrideRecord } from '../../domain/records/overrides.js'
 
 type StoredOverride = Override & { deleted: boolean }
 
@@ -29,7 +29,6 @@ export function overrideResource (o: Override, scope: Scope, nowMs: number) {
     active: o.expires_at_ms === null || o.expires_at_ms > nowMs
   }
 }
-
 
 /**
  * Admin overrides (Stage 3): force the action for one subject (user_id, email, device_id, ip or card =

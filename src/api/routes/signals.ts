@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
 import { invalidListItem } from '../../domain/rules/lists.js'
-import { signalKey, signalResource, signalSubject, type SignalChange } from '../../domain/signals.js'
+import { signalResource } from '../../domain/signals.js'
 import { ApiError } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
+import { signalKey, signalSubject, type SignalChange } from '../../domain/records/signals.js'
 
 interface SignalBody { type: 'sim_swap' | 'ip_reputation', user_id?: string, confidence?: number, ip?: string, score?: number | null, observed_at?: number }
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import type { TransactionRecord } from '../../domain/transaction.js'
 import type { StateDb } from '../../stores/state-db.js'
 import { getTransaction } from '../../stores/transactions.js'
 import { notFound } from '../../services/errors.js'
+import type { TransactionRecord } from '../../domain/records/decisions.js'
 
 /** The transaction resource: the decision as returned, the request it answered, and what it was evaluated with. */
 export function transactionResource (r: TransactionRecord) {

@@ -4,10 +4,12 @@ import { newId } from '../../domain/ids.js'
 import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../stores/webhooks.js'
 import type { Scope } from '../../domain/scope.js'
 import { newWebhookSecret } from '../../domain/webhooks/signature.js'
-import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type Delivery, type EventType, type WebhookEndpoint, type WebhookRecord } from '../../domain/webhooks/types.js'
+import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type EventType, type WebhookEndpoint } from '../../domain/webhooks/types.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
+import type { WebhookRecord } from '../../domain/records/webhooks.js'
+import type { Delivery } from '../../domain/records/webhook-deliveries.js'
 
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000

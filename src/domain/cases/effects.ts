@@ -1,16 +1,6 @@
-import { stableEventId, type ServiceEvent } from '../events.js'
 import type { Case, CaseEntry, CaseOutcome } from './types.js'
-
-/** A case outcome as a training label on the feedback topic: fraud and chargeback are 1, safe is 0. */
-export interface FeedbackLabel {
-  tenant_id: string
-  livemode: boolean
-  trace_id: string
-  case_id: string
-  outcome: CaseOutcome
-  label: 0 | 1
-  labeled_at_ms: number
-}
+import { stableEventId, type ServiceEvent } from '../records/events.js'
+import type { FeedbackLabel } from '../records/feedback.js'
 
 export interface CaseEffects {
   events: ServiceEvent[]

@@ -1,4 +1,6 @@
-import { CASE_OUTCOMES, type Case, type CaseCommand, type CaseEntry, type CommandError } from './types.js'
+import { CASE_OUTCOMES, type Case, type CaseEntry } from './types.js'
+import type { CaseCommand } from '../records/case-commands.js'
+import type { CommandError } from '../records/cases.js'
 
 export type Transition =
   | { accepted: true, case: Case, entry: CaseEntry }

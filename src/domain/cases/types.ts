@@ -45,18 +45,3 @@ export interface Case {
   version: number
   history: CaseEntry[]
 }
-
-interface CommandBase { id: string, tenant_id: string, mode: Mode, case_id: string, at_ms: number, actor: string }
-export type CaseCommand = CommandBase & (
-  | { type: 'open', trace_id: string | null, reason: string, opened_by: 'rule' | 'analyst', rules: string[], subjects: CaseSubjects }
-  | { type: 'assign', assignee: string }
-  | { type: 'disposition', outcome: CaseOutcome, reason: string, analyst: string, demote_for_ms: number }
-)
-
-export interface CommandError { status: 404 | 409, code: 'resource_missing' | 'resource_exists' | 'case_closed' | 'invalid_transition', message: string }
-
-/** What the case writer publishes on the `cases` topic: the case after a command, and the command's result. */
-export interface CaseRecord {
-  case: Case | null
-  command: { id: string, accepted: boolean, error?: CommandError }
-}

@@ -1,9 +1,8 @@
 import type { CaseOutcome } from '../cases/types.js'
 import type { Action } from '../decision/types.js'
-import type { TransactionRecord } from '../transaction.js'
 import { activation, type CompiledRule } from './language.js'
 import type { ListMatcher } from './lists.js'
-
+import type { TransactionRecord } from '../records/decisions.js'
 
 export interface BacktestReport {
   evaluated: number

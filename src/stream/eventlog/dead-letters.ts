@@ -1,24 +1,11 @@
 import { NotConfirmed } from '../confirmation.js'
-import { LogUnavailable, RecordRejected, type EventLog, type LogRecord } from './event-log.js'
+import { LogUnavailable, RecordRejected, type EventLog } from './event-log.js'
+import type { LogRecord } from '../../domain/records/log-record.js'
 
 /** Tries of one record alone before it is dead-lettered (the failure is its own, not the log's). */
 export const DEAD_LETTER_AFTER = 3
-/** A dead-letter record carries the original value up to this size; a larger one is described, not copied. */
-const MAX_COPIED_BYTES = 256 * 1024
-
 /** Failures that say nothing about the record: the log or a view is unavailable. They are retried, never dead-lettered. */
 export const isTransient = (err: unknown): boolean => err instanceof LogUnavailable || err instanceof NotConfirmed
-
-/** A dead-letter record: the original key and value (when small enough) with where it came from and why. */
-export function deadLetterRecord (source: Record<string, string>, key: string, value: Uint8Array, err: unknown): LogRecord {
-  const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000)
-  const copied = value.byteLength <= MAX_COPIED_BYTES
-  return {
-    key,
-    value: copied ? value : new Uint8Array(0),
-    headers: { ...source, reason, ...(copied ? {} : { value_omitted_bytes: String(value.byteLength) }) }
-  }
-}
 
 /**
  * Appends a dead-letter record; when the dead-letter topic refuses even that (its own size limit), appends it

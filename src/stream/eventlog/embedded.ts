@@ -1,7 +1,8 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openRocks, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
-import type { ConsumedRecord, EventLog, LogRecord, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
+import type { ConsumedRecord, EventLog, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
+import type { LogRecord } from '../../domain/records/log-record.js'
 
 // Key layout (all in one RocksDB at <dataDir>/log):
 //   t <topic>                              -> topic spec (JSON)

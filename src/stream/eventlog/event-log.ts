@@ -1,18 +1,4 @@
-/**
- * The one narrow interface between the service and its transport. Two adapters implement it:
- * `embedded` (a durable append-only log in RocksDB, dispatched in process) and `kafka` (kafkajs).
- * The same contract tests (test/eventlog.contract.ts) run against both.
- */
-export interface LogRecord {
-  /** Record key (what compaction keeps the latest of). Also the partitioning key unless partitionKey is set. */
-  key: string
-  /** Records with the same partitioning key land in the same partition and keep their order. */
-  partitionKey?: string
-  value: Uint8Array
-  headers?: Record<string, string>
-  /** Event time in ms since the epoch; defaults to the append time. */
-  timestamp?: number
-}
+import type { LogRecord } from '../../domain/records/log-record.js'
 
 export interface ConsumedRecord {
   topic: string
@@ -62,6 +48,11 @@ export class LogUnavailable extends Error {
   }
 }
 
+/**
+ * The one narrow interface between the service and its transport. Two adapters implement it:
+ * `embedded` (a durable append-only log in RocksDB, dispatched in process) and `kafka` (kafkajs).
+ * The same contract tests (test/contract/eventlog.contract.ts) run against both.
+ */
 export interface EventLog {
   readonly kind: 'embedded' | 'kafka'
   ensureTopics(specs: TopicSpec[]): Promise<void>

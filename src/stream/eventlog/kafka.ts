@@ -1,7 +1,8 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
 import type { Logger } from 'pino'
-import { RecordRejected, type ConsumedRecord, type EventLog, type LogRecord, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
+import { RecordRejected, type ConsumedRecord, type EventLog, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
+import type { LogRecord } from '../../domain/records/log-record.js'
 
 export interface KafkaEventLogOptions {
   brokers: string[]

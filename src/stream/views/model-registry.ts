@@ -4,18 +4,7 @@ import type { StateDb } from '../../stores/state-db.js'
 import { scopeId, type Mode, type Scope } from '../../domain/scope.js'
 import { scan } from '../../stores/rocks.js'
 import { PRIOR, type ScoringModel } from '../../domain/model/model.js'
-
-/** A model version on the `models` topic (JSON, key "<tenant>:<mode>"), published by the model-trainer topology. */
-export interface ModelRecord {
-  tenant_id: string
-  mode: Mode
-  model: ScoringModel
-  /** Labelled decisions the model has learned from so far. */
-  trained: number
-  /** Event time of the latest decision it learned from (ms). */
-  trained_through_ms: number
-  created_ms: number
-}
+import type { ModelRecord } from '../../domain/records/models.js'
 
 // Active models under their own prefix: loading them at start reads one record per tenant and mode, not every version.
 const activeKey = (scope: Scope) => stateKey(TAG.model, 'active', scope.tenant, scope.mode)

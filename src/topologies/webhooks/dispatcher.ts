@@ -8,7 +8,9 @@ import { nextAttemptAt } from '../../domain/webhooks/backoff.js'
 import { dropEntryOps, dueEntries, getOwned, isCurrentEntry, saveOps, type DueEntry } from '../../stores/webhook-deliveries.js'
 import type { WebhookSender } from './http-sender.js'
 import { SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/signature.js'
-import type { Delivery, DeliveryAttempt, WebhookEndpoint, WebhookRecord } from '../../domain/webhooks/types.js'
+import type { WebhookEndpoint } from '../../domain/webhooks/types.js'
+import type { WebhookRecord } from '../../domain/records/webhooks.js'
+import type { Delivery, DeliveryAttempt } from '../../domain/records/webhook-deliveries.js'
 
 export interface DispatcherDeps {
   state: StateDb

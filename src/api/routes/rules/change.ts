@@ -1,9 +1,9 @@
 import type { Ruleset } from '../../../domain/decision/types.js'
-import type { RulesetVersion } from '../../../domain/rules/ruleset-versions.js'
 import { ChangeRejected, type ControlPlane } from '../../../stream/control-plane.js'
 import type { AuditLog } from '../../../stream/audit-log.js'
 import { principalScope, type Principal } from '../../../services/auth.js'
 import { ApiError } from '../../../services/errors.js'
+import type { RulesetVersion } from '../../../domain/records/rulesets.js'
 
 /** What the rule routes read: the active ruleset of the caller's tenant and mode, and its versions. */
 export type RulesetReader = Pick<ControlPlane, 'activeRuleset' | 'history'>

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { LogRecord } from './log-record.js'
 
 /** The webhook event envelope (DESIGN.md): id stable across retries, type from the catalog. */
 export interface ServiceEvent {
@@ -13,4 +14,13 @@ export interface ServiceEvent {
 /** An event id derived from what caused it: replays and retries of the same cause give the same id. */
 export function stableEventId (...cause: string[]): string {
   return 'evt_' + createHash('sha256').update(cause.join('\u0000')).digest('hex').slice(0, 24)
+}
+
+/** Events are keyed by tenant (order per tenant); the tenant travels in a header, never in the payload. */
+export function eventRecord (tenantId: string, event: ServiceEvent): LogRecord {
+  return { key: tenantId, value: Buffer.from(JSON.stringify(event)), headers: { tenant_id: tenantId, type: event.type, event_id: event.id } }
+}
+
+export function parseEvent (value: Buffer): ServiceEvent {
+  return JSON.parse(value.toString()) as ServiceEvent
 }

@@ -1,8 +1,26 @@
 import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
+import type { Action, Decision, Features, ScoreRequest } from '../decision/types.js'
 import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../../gen/fraud/v1/events_pb.js'
 import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema } from '../../gen/fraud/v1/score_pb.js'
-import type { Action, Decision } from '../../domain/decision/types.js'
-import type { TransactionRecord } from '../../domain/transaction.js'
+
+/** A recorded decision: what GET /v1/transactions/{id} returns and what the `decisions` topic carries. */
+export interface TransactionRecord {
+  trace_id: string
+  tenant_id: string
+  livemode: boolean
+  created_ms: number
+  request: ScoreRequest
+  decision: Decision
+  ruleset_version: string
+  model_version: string
+  features: Features
+  base_action: Action
+  override_gate: string | null
+  rule_errors: Array<{ id: string, error: string }>
+  rollout_buckets: Record<string, number>
+  origin_id: string
+  origin_seq: number
+}
 
 // google.protobuf.Struct fields surface as plain JSON objects in protobuf-es v2.
 const struct = (o: Record<string, unknown> | undefined) => o as JsonObject | undefined

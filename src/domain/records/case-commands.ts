@@ -1,5 +1,6 @@
-import type { LogRecord } from '../eventlog/event-log.js'
-import type { Case, CaseCommand, CaseRecord } from '../../domain/cases/types.js'
+import type { Case, CaseOutcome, CaseSubjects } from '../cases/types.js'
+import type { LogRecord } from './log-record.js'
+import type { Mode } from '../scope.js'
 
 /**
  * Key of a case's records on `case-commands` and `cases`: both topics have the same partition count, so the
@@ -11,11 +12,14 @@ export function commandRecord (cmd: CaseCommand): LogRecord {
   return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(cmd)) }
 }
 
-export function caseStateRecord (cmd: CaseCommand, record: CaseRecord): LogRecord {
-  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(record)) }
-}
-
 /** A `flag` decision's case: id derived from the trace id, so opening it again is a no-op (idempotent by trace_id). */
 export function caseIdForTrace (traceId: string): string {
   return 'case_' + traceId.slice(traceId.indexOf('_') + 1)
 }
+
+interface CommandBase { id: string, tenant_id: string, mode: Mode, case_id: string, at_ms: number, actor: string }
+export type CaseCommand = CommandBase & (
+  | { type: 'open', trace_id: string | null, reason: string, opened_by: 'rule' | 'analyst', rules: string[], subjects: CaseSubjects }
+  | { type: 'assign', assignee: string }
+  | { type: 'disposition', outcome: CaseOutcome, reason: string, analyst: string, demote_for_ms: number }
+)

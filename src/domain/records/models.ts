@@ -1,0 +1,14 @@
+import type { Mode } from '../scope.js'
+import type { ScoringModel } from '../model/model.js'
+
+/** A model version on the `models` topic (JSON, key "<tenant>:<mode>"), published by the model-trainer topology. */
+export interface ModelRecord {
+  tenant_id: string
+  mode: Mode
+  model: ScoringModel
+  /** Labelled decisions the model has learned from so far. */
+  trained: number
+  /** Event time of the latest decision it learned from (ms). */
+  trained_through_ms: number
+  created_ms: number
+}

@@ -1,0 +1,13 @@
+import type { Override } from '../decision/types.js'
+import type { Mode } from '../scope.js'
+
+/** A record of the compacted `overrides` topic (key: tenant, mode, override id). */
+export interface OverrideRecord {
+  tenant_id: string
+  mode: Mode
+  override: Override
+  deleted: boolean
+  /** Who created or deleted it (API key id). */
+  actor: string
+  change_id: string
+}
