@@ -1,4 +1,3 @@
-import type { Mode } from './scope.js'
 import type { SignalChange } from './records/signals.js'
 
 /** The API and event form of a signal change. */

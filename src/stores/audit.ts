@@ -1,7 +1,7 @@
 import { scan } from './rocks.js'
 import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
-import type { Mode, Scope } from '../domain/scope.js'
+import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import type { AuditEntry } from '../domain/records/audit.js'
 

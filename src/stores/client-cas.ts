@@ -1,4 +1,4 @@
-import type { Mode, Scope } from '../domain/scope.js'
+import type { Scope } from '../domain/scope.js'
 import { stateKey, TAG } from './keys.js'
 import type { StoreWrites } from './writes.js'
 import { clientCaScope, type ClientCaRecord } from '../domain/records/client-cas.js'

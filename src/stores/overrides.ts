@@ -1,7 +1,7 @@
 import { SUBJECTS, subjectValue } from '../domain/decision/subjects.js'
 import type { Subject, ScoreRequest, Override } from '../domain/decision/types.js'
 import { stateKey, TAG } from './keys.js'
-import type { Scope, Mode } from '../domain/scope.js'
+import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import type { OverrideRecord } from '../domain/records/overrides.js'
 

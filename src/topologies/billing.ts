@@ -1,6 +1,4 @@
 import { mapDecisions, type Topology } from './index.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import type { LogRecord } from '../domain/records/log-record.js'
 import { billingRecord } from '../domain/records/billing.js'
 
 /** decisions -> `billing`, keyed by trace id: at-least-once, so billing de-duplicates by trace_id. */

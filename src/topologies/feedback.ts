@@ -8,8 +8,7 @@ import { scan } from '../stores/rocks.js'
 import type { Topology } from './index.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { decodeLabel, type FeedbackLabel } from '../domain/records/feedback.js'
-import type { ModelRecord } from '../domain/records/models.js'
-
+import { type ModelRecord, modelRecord } from '../domain/records/models.js'
 const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */
 const ROW_RETENTION_MS = 90 * DAY_MS
@@ -122,7 +121,7 @@ export const feedbackTrainer: Topology = {
         s.publishedAt = s.trained
         writes.put(key, json(s))
         const record: ModelRecord = { tenant_id: tenant, mode, model, trained: s.trained, trained_through_ms: s.trainedThroughMs, created_ms: ctx.clock() }
-        emit(topics.models, { key: `${tenant}:${mode}`, value: json(record), headers: { tenant_id: tenant } })
+        emit(topics.models, modelRecord(record))
       }
     }
 

@@ -4,9 +4,9 @@ import { scanEndpoints } from '../stores/webhooks.js'
 import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
 import { Dispatcher } from './webhooks/dispatcher.js'
 import { httpSender } from './webhooks/http-sender.js'
-import { deliveryIdFor, REPLAY_HEADERS } from '../domain/webhooks/types.js'
+import { deliveryIdFor } from '../domain/webhooks/types.js'
 import type { Topology } from './index.js'
-import { type ServiceEvent, parseEvent } from '../domain/records/events.js'
+import { type ServiceEvent, parseEvent, REPLAY_HEADERS } from '../domain/records/events.js'
 import type { Delivery } from '../domain/records/webhook-deliveries.js'
 
 /**

@@ -8,8 +8,7 @@ import { scanJson } from '../../stores/rocks.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
-import { type ApiKeyChange, ALL_SCOPES, type ApiKeyRecord } from '../../domain/records/api-keys.js'
-
+import { type ApiKeyChange, ALL_SCOPES, type ApiKeyRecord, apiKeyChangeRecord } from '../../domain/records/api-keys.js'
 /** After a rotation the old key keeps working this long, then answers 401 key_expired. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000
 
@@ -52,7 +51,7 @@ export function keyRoutes (app: FastifyInstance, core: Pick<Core, 'apiKeys' | 'a
   }
   const save = async (request: FastifyRequest, key: ApiKeyRecord, action: string, data: Record<string, unknown> = {}) => {
     const change: ApiKeyChange = { key, change_id: newId('chg') }
-    await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, { key: `${key.tenant_id}:${key.id}`, value: Buffer.from(JSON.stringify(change)) })
+    await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, apiKeyChangeRecord(change))
     const p = request.caller
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
   }

@@ -5,8 +5,7 @@ import { newId } from '../../domain/ids.js'
 import { clientCaKey } from '../../stores/client-cas.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
-import type { ClientCaRecord } from '../../domain/records/client-cas.js'
-
+import { type ClientCaRecord, clientCaRecord } from '../../domain/records/client-cas.js'
 function caResource (r: ClientCaRecord, serverFingerprint: string | null) {
   const cert = new X509Certificate(r.certificate)
   return { object: 'client_ca', subject: cert.subject, fingerprint256: cert.fingerprint256, valid_to: cert.validTo, uploaded: Math.floor(r.uploaded_ms / 1000), server_certificate_sha256: serverFingerprint }
@@ -28,7 +27,7 @@ export function mtlsRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'cl
     }
     if (!cert.ca) throw new ApiError('parameter_invalid', "'certificate' is not a CA certificate (basicConstraints CA:TRUE).", 'certificate')
     const record: ClientCaRecord = { tenant_id: p.tenant, mode: p.mode, certificate: request.body.certificate, uploaded_ms: core.clock(), change_id: newId('chg') }
-    await publishChange(core.log, core.topics.clientCas, core.clientCas, record.change_id, { key: `${p.tenant}:${p.mode}`, value: Buffer.from(JSON.stringify(record)) })
+    await publishChange(core.log, core.topics.clientCas, core.clientCas, record.change_id, clientCaRecord(record))
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'client_ca.uploaded', object_type: 'client_ca', object_id: p.tenant, trace_id: request.id, data: { subject: cert.subject, fingerprint256: cert.fingerprint256 } })
     return caResource(record, serverFingerprint())
   })

@@ -11,8 +11,7 @@ import type { Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
-import type { OverrideRecord } from '../../domain/records/overrides.js'
-
+import { type OverrideRecord, overrideRecord } from '../../domain/records/overrides.js'
 type StoredOverride = Override & { deleted: boolean }
 
 export function overrideResource (o: Override, scope: Scope, nowMs: number) {
@@ -39,7 +38,7 @@ export function overrideRoutes (app: FastifyInstance, core: Pick<Core, 'audit' |
   const { state, clock } = core
   const publish = async (p: Principal, override: Override, deleted: boolean, traceId: string) => {
     const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.key.id, change_id: newId('chg') }
-    await publishChange(core.log, core.topics.overrides, core.overrides, change.change_id, { key: `${p.tenant}:${p.mode}:${override.id}`, value: Buffer.from(JSON.stringify(change)) })
+    await publishChange(core.log, core.topics.overrides, core.overrides, change.change_id, overrideRecord(change))
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: deleted ? 'override.deleted' : 'override.created', object_type: 'override', object_id: override.id, trace_id: traceId, data: { subject: override.subject, value: override.value, action: override.action } })
   }
   const find = async (scope: Scope, id: string): Promise<StoredOverride> => {

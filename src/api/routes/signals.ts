@@ -5,8 +5,7 @@ import { invalidListItem } from '../../domain/rules/lists.js'
 import { signalResource } from '../../domain/signals.js'
 import { ApiError } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
-import { signalKey, signalSubject, type SignalChange } from '../../domain/records/signals.js'
-
+import { signalRecord, signalSubject, type SignalChange } from '../../domain/records/signals.js'
 interface SignalBody { type: 'sim_swap' | 'ip_reputation', user_id?: string, confidence?: number, ip?: string, score?: number | null, observed_at?: number }
 
 const missing = (param: string) => new ApiError('parameter_missing', `Missing required parameter: '${param}'.`, param)
@@ -91,7 +90,7 @@ export function signalRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | '
       if (invalid !== undefined) throw new ApiError('parameter_invalid', `'ip' ${invalid}.`, 'ip')
       change = { ...base, type: 'ip_reputation', ip: b.ip, score: b.score }
     }
-    await publishChange(core.log, core.topics.signals, core.signals, change.change_id, { key: signalKey(change), value: Buffer.from(JSON.stringify(change)), headers: { tenant_id: p.tenant } })
+    await publishChange(core.log, core.topics.signals, core.signals, change.change_id, signalRecord(change))
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'signal.reported', object_type: 'signal', object_id: signalSubject(change), trace_id: request.id, data: signalResource(change) })
     return signalResource(change)
   })

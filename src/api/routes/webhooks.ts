@@ -4,13 +4,13 @@ import { newId } from '../../domain/ids.js'
 import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../stores/webhooks.js'
 import type { Scope } from '../../domain/scope.js'
 import { newWebhookSecret } from '../../domain/webhooks/signature.js'
-import { deliveryIdFor, EVENT_TYPES, REPLAY_HEADERS, type EventType, type WebhookEndpoint } from '../../domain/webhooks/types.js'
+import { deliveryIdFor, EVENT_TYPES, type EventType, type WebhookEndpoint } from '../../domain/webhooks/types.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
-import type { WebhookRecord } from '../../domain/records/webhooks.js'
+import { type WebhookRecord, webhookRecord } from '../../domain/records/webhooks.js'
 import type { Delivery } from '../../domain/records/webhook-deliveries.js'
-
+import { replayRecord } from '../../domain/records/events.js'
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
 
@@ -76,7 +76,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
   const publish = async (request: FastifyRequest, id: string, endpoint: WebhookEndpoint | null, action: string, data: Record<string, unknown> = {}) => {
     const p = request.caller
     const record: WebhookRecord = { tenant_id: p.tenant, mode: p.mode, id, endpoint, change_id: newId('chg'), actor: p.key.id }
-    await publishChange(core.log, core.topics.webhooks, core.webhooks, record.change_id, { key: `${p.tenant}:${p.mode}:${id}`, value: Buffer.from(JSON.stringify(record)) })
+    await publishChange(core.log, core.topics.webhooks, core.webhooks, record.change_id, webhookRecord(record))
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
   }
   const config = { scope: 'webhooks:manage' }
@@ -167,11 +167,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     const replayId = newId('rpl', clock())
     const p = request.caller
     // The same event (same id and body) goes back on the events topic addressed to this endpoint only.
-    await core.log.append(core.topics.events, [{
-      key: p.tenant,
-      value: Buffer.from(d.payload),
-      headers: { tenant_id: p.tenant, type: d.event_type, event_id: d.event_id, [REPLAY_HEADERS.endpoint]: endpoint.id, [REPLAY_HEADERS.id]: replayId, [REPLAY_HEADERS.of]: d.id }
-    }])
+    await core.log.append(core.topics.events, [replayRecord(p.tenant, d.payload, d.event_type, d.event_id, { endpoint: endpoint.id, id: replayId, of: d.id })])
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'webhook_delivery.replayed', object_type: 'webhook_endpoint', object_id: endpoint.id, trace_id: request.id, data: { delivery: d.id, replay: replayId } })
     const created = (JSON.parse(d.payload) as { created: number }).created
     return { object: 'webhook_delivery_replay', id: replayId, delivery: deliveryIdFor({ id: d.event_id, created }, endpoint.id, replayId), webhook_endpoint: endpoint.id, replay_of: d.id, status: 'queued' }

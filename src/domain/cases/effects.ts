@@ -1,4 +1,4 @@
-import type { Case, CaseEntry, CaseOutcome } from './types.js'
+import type { Case, CaseEntry } from './types.js'
 import { stableEventId, type ServiceEvent } from '../records/events.js'
 import type { FeedbackLabel } from '../records/feedback.js'
 

@@ -1,3 +1,5 @@
+import type { LogRecord } from './log-record.js'
+
 /** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
 export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'signals:write'] as const
 export type Scope = typeof ALL_SCOPES[number]
@@ -24,3 +26,6 @@ export interface ApiKeyRecord {
 
 /** A record of the compacted `api-keys` topic (key tenant:key id). */
 export interface ApiKeyChange { key: ApiKeyRecord, change_id: string }
+
+/** Keyed by tenant and key id: compaction keeps each key's latest state. */
+export const apiKeyChangeRecord = (c: ApiKeyChange): LogRecord => ({ key: `${c.key.tenant_id}:${c.key.id}`, value: Buffer.from(JSON.stringify(c)) })

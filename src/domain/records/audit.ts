@@ -1,4 +1,5 @@
 import type { Mode } from '../scope.js'
+import type { LogRecord } from './log-record.js'
 
 /** One audit entry: who changed what, with the request's trace id, on the append-only `audit` topic. */
 export interface AuditEntry {
@@ -20,3 +21,6 @@ export interface AuditEntry {
 }
 
 export type AuditInput = Omit<AuditEntry, 'id' | 'at_ms'>
+
+/** Keyed by tenant and object: an object's entries keep their order. */
+export const auditRecord = (e: AuditEntry): LogRecord => ({ key: `${e.tenant_id}:${e.object_id}`, value: Buffer.from(JSON.stringify(e)) })

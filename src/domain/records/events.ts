@@ -24,3 +24,15 @@ export function eventRecord (tenantId: string, event: ServiceEvent): LogRecord {
 export function parseEvent (value: Buffer): ServiceEvent {
   return JSON.parse(value.toString()) as ServiceEvent
 }
+
+/** A delivered event sent again to one endpoint: the same event (same id and body) with the replay's headers. */
+export function replayRecord (tenantId: string, payload: string, eventType: string, eventId: string, replay: { endpoint: string, id: string, of: string }): LogRecord {
+  return {
+    key: tenantId,
+    value: Buffer.from(payload),
+    headers: { tenant_id: tenantId, type: eventType, event_id: eventId, [REPLAY_HEADERS.endpoint]: replay.endpoint, [REPLAY_HEADERS.id]: replay.id, [REPLAY_HEADERS.of]: replay.of }
+  }
+}
+
+/** Headers of an event re-appended by POST /v1/webhooks/{id}/deliveries/{id}/replay: one endpoint, a new delivery. */
+export const REPLAY_HEADERS = { endpoint: 'replay_endpoint', id: 'replay_id', of: 'replay_of' } as const

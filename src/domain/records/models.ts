@@ -1,5 +1,6 @@
 import type { Mode } from '../scope.js'
 import type { ScoringModel } from '../model/model.js'
+import type { LogRecord } from './log-record.js'
 
 /** A model version on the `models` topic (JSON, key "<tenant>:<mode>"), published by the model-trainer topology. */
 export interface ModelRecord {
@@ -12,3 +13,5 @@ export interface ModelRecord {
   trained_through_ms: number
   created_ms: number
 }
+
+export const modelRecord = (r: ModelRecord): LogRecord => ({ key: `${r.tenant_id}:${r.mode}`, value: Buffer.from(JSON.stringify(r)), headers: { tenant_id: r.tenant_id } })

@@ -1,5 +1,6 @@
 import type { Override } from '../decision/types.js'
 import type { Mode } from '../scope.js'
+import type { LogRecord } from './log-record.js'
 
 /** A record of the compacted `overrides` topic (key: tenant, mode, override id). */
 export interface OverrideRecord {
@@ -11,3 +12,5 @@ export interface OverrideRecord {
   actor: string
   change_id: string
 }
+
+export const overrideRecord = (c: OverrideRecord): LogRecord => ({ key: `${c.tenant_id}:${c.mode}:${c.override.id}`, value: Buffer.from(JSON.stringify(c)) })

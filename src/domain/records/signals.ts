@@ -1,4 +1,5 @@
 import type { Mode } from '../scope.js'
+import type { LogRecord } from './log-record.js'
 
 /**
  * A signal change on the compacted `signals` topic (JSON, key "<tenant>:<mode>:<type>:<subject>"): written by
@@ -26,3 +27,5 @@ export interface IpReputationChange extends ChangeBase { type: 'ip_reputation', 
 
 export const signalSubject = (c: SignalChange) => c.type === 'sim_swap' ? c.user_id : c.ip
 export const signalKey = (c: SignalChange) => `${c.tenant_id}:${c.mode}:${c.type}:${signalSubject(c)}`
+
+export const signalRecord = (c: SignalChange): LogRecord => ({ key: signalKey(c), value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: c.tenant_id } })

@@ -1,5 +1,6 @@
 import type { Mode } from '../scope.js'
 import type { EventType } from '../webhooks/types.js'
+import type { LogRecord } from './log-record.js'
 
 export interface DeliveryAttempt { at_ms: number, status_code: number | null, error: string | null, duration_ms: number }
 
@@ -23,3 +24,6 @@ export interface Delivery {
   /** Increases with every change (a state re-published after a crash may repeat a version). */
   version: number
 }
+
+/** Keyed by delivery id, partitioned by endpoint (an endpoint's deliveries keep their order). */
+export const deliveryRecord = (d: Delivery): LogRecord => ({ key: d.id, partitionKey: d.endpoint_id, value: Buffer.from(JSON.stringify(d)) })

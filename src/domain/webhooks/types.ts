@@ -23,9 +23,6 @@ export interface WebhookEndpoint {
   updated_ms: number
 }
 
-/** Headers of an event re-appended by POST /v1/webhooks/{id}/deliveries/{id}/replay: one endpoint, a new delivery. */
-export const REPLAY_HEADERS = { endpoint: 'replay_endpoint', id: 'replay_id', of: 'replay_of' } as const
-
 /** A delivery's id: derived from the event, the endpoint and the replay (if any), so re-reading events never duplicates one. */
 export function deliveryIdFor (event: Pick<ServiceEvent, 'id' | 'created'>, endpointId: string, replayId = ''): string {
   return stableId('dlv', event.created * 1000, event.id, endpointId, replayId)

@@ -1,7 +1,7 @@
 import type { BatchWrites } from '../batch-writes.js'
 import { prefixRange, stateKey, TAG } from '../../stores/keys.js'
 import type { StateDb } from '../../stores/state-db.js'
-import { scopeId, type Mode, type Scope } from '../../domain/scope.js'
+import { scopeId, type Scope } from '../../domain/scope.js'
 import { scan } from '../../stores/rocks.js'
 import { PRIOR, type ScoringModel } from '../../domain/model/model.js'
 import type { ModelRecord } from '../../domain/records/models.js'

@@ -9,8 +9,10 @@ import { dropEntryOps, dueEntries, getOwned, isCurrentEntry, saveOps, type DueEn
 import type { WebhookSender } from './http-sender.js'
 import { SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/signature.js'
 import type { WebhookEndpoint } from '../../domain/webhooks/types.js'
-import type { WebhookRecord } from '../../domain/records/webhooks.js'
+import { type WebhookRecord, webhookRecord } from '../../domain/records/webhooks.js'
 import type { Delivery, DeliveryAttempt } from '../../domain/records/webhook-deliveries.js'
+import { deliveryRecord } from '../../domain/records/webhook-deliveries.js'
+import { deadDeliveryRecord } from '../../domain/records/webhook-dead-letters.js'
 
 export interface DispatcherDeps {
   state: StateDb
@@ -113,9 +115,8 @@ export class Dispatcher {
 
   private async record (next: Delivery, previous: Delivery): Promise<void> {
     const { log, topics, state } = this.deps
-    const value = Buffer.from(JSON.stringify(next))
-    await log.append(topics.webhookDeliveries, [{ key: next.id, partitionKey: next.endpoint_id, value }])
-    if (next.status === 'failed') await log.append(topics.webhookDeadLetters, [{ key: next.id, partitionKey: next.endpoint_id, value }])
+    await log.append(topics.webhookDeliveries, [deliveryRecord(next)])
+    if (next.status === 'failed') await log.append(topics.webhookDeadLetters, [deadDeliveryRecord(next)])
     await state.committer.commit(saveOps(next, previous))
   }
 
@@ -123,7 +124,7 @@ export class Dispatcher {
   private async disable (e: WebhookEndpoint, nowMs: number): Promise<void> {
     const endpoint: WebhookEndpoint = { ...e, status: 'disabled', disabled_reason: 'the receiver answered 410 Gone', updated_ms: nowMs }
     const record: WebhookRecord = { tenant_id: e.tenant_id, mode: e.mode, id: e.id, endpoint, change_id: newId('chg', nowMs), actor: 'webhook-delivery' }
-    await this.deps.log.append(this.deps.topics.webhooks, [{ key: `${e.tenant_id}:${e.mode}:${e.id}`, value: Buffer.from(JSON.stringify(record)) }])
+    await this.deps.log.append(this.deps.topics.webhooks, [webhookRecord(record)])
     await this.deps.audit.record({ tenant_id: e.tenant_id, mode: e.mode, actor: 'webhook-delivery', action: 'webhook_endpoint.disabled', object_type: 'webhook_endpoint', object_id: e.id, trace_id: null, data: { reason: endpoint.disabled_reason } })
   }
 }
