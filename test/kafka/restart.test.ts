@@ -3,7 +3,6 @@ import { Kafka, logLevel, type Admin } from 'kafkajs'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import type { EventLog } from '../../src/stream/eventlog/event-log.js'
 import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
 import { asyncScorer } from '../../src/topologies/async-scorer.js'
 import { startTopology, type RunningTopology, type TopologyContext } from '../../src/topologies/index.js'
@@ -11,6 +10,7 @@ import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
 import { startService, stopService, type ServiceProcess } from '../support/child.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
+import { landsButReportsFailure } from '../support/failing-log.js'
 
 const brokers = await kafkaBrokersOrSkip('restarts and redeliveries on Kafka')
 
@@ -155,18 +155,7 @@ describe.skipIf(brokers === undefined)('async-scorer: a batch delivered again', 
       // The first append of score.async events lands but reports a failure (as kafkajs did in the race above):
       // the batch is delivered again, after its graph update was committed.
       let failures = 1
-      const inner = api.log
-      const log: EventLog = {
-        kind: inner.kind,
-        ensureTopics: specs => inner.ensureTopics(specs),
-        endOffsets: topic => inner.endOffsets(topic),
-        subscribe: options => inner.subscribe(options),
-        close: async () => {},
-        append: async (topic, records) => {
-          await inner.append(topic, records)
-          if (failures-- > 0) throw new Error('acknowledged, reported failed')
-        }
-      }
+      const log = landsButReportsFailure(api.log, () => failures-- > 0)
       const ctx: TopologyContext = { ...api.runtime, log, config: api.config, codec: api.codec, topics: api.topics, control: api.controlPlane, cases: api.cases, webhooks: api.webhooks, audit: api.audit, clock: api.clock, models: api.modelRegistry }
       scorer = await startTopology(asyncScorer, ctx)
       await eventually(() => scorerCaughtUp(admin, prefix, api!.topics.decisions), 60000, 'the async-scorer caught up')

@@ -9,6 +9,7 @@ import type { ConsumedRecord, EventLog } from '../../src/stream/eventlog/event-l
 import { PipelineHealth } from '../../src/stream/health.js'
 import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../../src/stream/processor.js'
 import { eventually, tempDir } from '../support/app.js'
+import { landsButReportsFailure } from '../support/failing-log.js'
 import type { LogRecord } from '../../src/domain/records/log-record.js'
 
 const IN = 'in'
@@ -27,18 +28,11 @@ async function rig (): Promise<Rig> {
   await inner.ensureTopics([{ name: IN, partitions: 1 }, { name: OUT, partitions: 1 }, { name: DEAD, partitions: 1 }])
   const state = await openStateDb(path.join(dir, 'state'))
   const failAppends = new Map<string, number>()
-  const log: EventLog = {
-    kind: inner.kind,
-    ensureTopics: specs => inner.ensureTopics(specs),
-    endOffsets: topic => inner.endOffsets(topic),
-    subscribe: options => inner.subscribe(options),
-    close: async () => {},
-    append: async (topic, records) => {
-      await inner.append(topic, records)
-      const left = failAppends.get(topic) ?? 0
-      if (left > 0) { failAppends.set(topic, left - 1); throw new Error('acknowledged, reported failed') }
-    }
-  }
+  const log = landsButReportsFailure(inner, topic => {
+    const left = failAppends.get(topic) ?? 0
+    failAppends.set(topic, left - 1)
+    return left > 0
+  })
   const health = new PipelineHealth()
   opened.push(async () => { await inner.close(); await state.close() })
   return { runtime: { state, log, health, logger: pino({ level: 'silent' }), deadLetterTopic: DEAD, retryMs: 1 }, inner, state, health, failAppends }
