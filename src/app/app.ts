@@ -92,7 +92,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const codec = options.codec ?? decisionCodec(config)
   const origin = identity.originId
   const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
-  const velocity = new VelocityStore(state)
+  const velocity = await VelocityStore.open(state)
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state)
   const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry })
@@ -112,6 +112,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
     },
     async closeCore () {
       await Promise.all([...Object.values(views).map(v => v.stop()), controlPlane.stop()])
+      await velocity.flush()
       await log.close()
       await state.close()
     }

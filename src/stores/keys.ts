@@ -29,6 +29,7 @@ export const TAG = {
   policy: 'p',
   checkpoint: 'c',
   velocity: 'w',
+  velocityJournal: 'J',
   rulesetVersion: 'r',
   rulesetActive: 'a',
   overrideById: 'i',

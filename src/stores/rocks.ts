@@ -36,6 +36,15 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
 }
 
 /**
+ * Something that adds to group commits: `beforeWrite` may add ops to a group about to be written (a
+ * write-back cache flushing what it holds), `afterWrite` learns whether the group was written.
+ */
+export interface CommitHook {
+  beforeWrite(ops: readonly WriteOp[]): WriteOp[]
+  afterWrite(ops: readonly WriteOp[], written: boolean): void
+}
+
+/**
  * Group commit: batches submitted during one turn of the event loop are written together as ONE synchronous
  * (fsynced) RocksDB write, so many concurrent requests share one fsync. Each submitter's promise resolves
  * only once its ops are durable; ops of one submit are always in the same atomic write.
@@ -44,6 +53,7 @@ export class GroupCommitter {
   private pending: WriteOp[] = []
   private waiters: Array<{ resolve(): void; reject(err: unknown): void }> = []
   private scheduled = false
+  readonly hooks: CommitHook[] = []
 
   constructor (private readonly db: RocksLevel, private readonly sync = true) {}
 
@@ -63,12 +73,16 @@ export class GroupCommitter {
     this.pending = []
     this.waiters = []
     this.scheduled = false
+    const all = ops.concat(...this.hooks.map(h => h.beforeWrite(ops)))
     try {
-      writeBatchSync(this.db, ops, this.sync)
-      for (const w of waiters) w.resolve()
+      if (all.length > 0) writeBatchSync(this.db, all, this.sync)
     } catch (err) {
+      for (const h of this.hooks) h.afterWrite(ops, false)
       for (const w of waiters) w.reject(err)
+      return
     }
+    for (const h of this.hooks) h.afterWrite(ops, true)
+    for (const w of waiters) w.resolve()
   }
 }
 

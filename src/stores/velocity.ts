@@ -1,7 +1,7 @@
 import type { Features, ScoreRequest } from '../domain/decision/types.js'
-import type { WriteOp } from './rocks.js'
+import { scan, type CommitHook, type WriteOp } from './rocks.js'
 import type { Scope } from '../domain/scope.js'
-import { stateKey, TAG } from './keys.js'
+import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
 
@@ -12,10 +12,15 @@ import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LAB
  * the records it spans: at most two. Distinct counts: per (dimension value, other dimension) a record of the other
  * dimension's values with their last-seen time, the 256 most recent kept.
  *
- * Records are updated read-modify-write through a write-through cache: an increment is applied to the
- * cached record synchronously and the whole record is put in the caller's write batch, so concurrent
- * requests never lose an increment (JavaScript runs them one at a time and batches commit in order).
- * A record stays pinned in the cache from the read that loaded it until the write that used it is durable.
+ * Records live in a write-back cache: an increment is applied to the cached record synchronously (so a
+ * request sees every increment of the requests answered before it) and the caller's durable write gets a
+ * small journal entry saying what was incremented, not the records. The dirty records are written with
+ * a later group commit (at most every `flushIntervalMs`), together with the deletion of the journal entries
+ * they cover, in one atomic write, and only when every increment in the cache belongs to a durable write or
+ * to that very write. After a crash, `open` re-applies the journal entries left (the increments not in the
+ * records yet), so the counts equal those of a run without the crash (Kafka Streams' caching store with its
+ * changelog, the journal playing the changelog). A record stays pinned in the cache from the read that
+ * loaded it until the write that used it is durable, and dirty records are never evicted.
  * Features describe the history before the event: they are read before its increments.
  */
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const
@@ -28,7 +33,10 @@ type Resolution = keyof typeof SLOTS
 const LINKS_KEPT = 256
 
 
-interface Entry { key: Buffer, counters: Float64Array | undefined, links: Map<string, number> | undefined, pins: number }
+interface Entry { key: Buffer, res: Resolution | 'links', counters: Float64Array | undefined, links: Map<string, number> | undefined, pins: number }
+
+/** What one event incremented: enough to apply it again after a crash. */
+interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: number, tracked: Plan['tracked'], pairs: Plan['pairs'] }
 
 const unitOf = (ms: number, res: Resolution) => Math.floor(ms / UNIT_MS[res])
 const chunkOf = (unit: number, res: Resolution) => Math.floor(unit / SLOTS[res])
@@ -64,6 +72,18 @@ function labelPlan (scope: Scope, request: ScoreRequest, eventTimeMs: number): P
     for (const res of RESOLUTIONS) addCounterRecords(records, scope, LABEL_PREFIX + dim, value, res, eventTimeMs, 1)
   }
   return { records, tracked, pairs: [] }
+}
+
+/** The records a journal entry increments (its counters at the event's units, its link records). */
+function journalPlan (j: JournalEntry): Plan {
+  const scope: Scope = { tenant: j.tenant, mode: j.mode }
+  const records: Plan['records'] = new Map()
+  for (const [dim, value] of j.tracked) for (const res of RESOLUTIONS) addCounterRecords(records, scope, dim, value, res, j.t, 1)
+  for (const [dim, value, of] of j.pairs) {
+    const key = linkKey(scope, dim, value, of)
+    records.set(id(key), { key, res: 'links' })
+  }
+  return { records, tracked: j.tracked, pairs: j.pairs }
 }
 
 interface Plan {
@@ -104,6 +124,38 @@ function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: 
     }
   }
   return { records, tracked, pairs }
+}
+
+/** Applies one event's increments to its loaded records; `undo` (when given) collects how to take them back. */
+function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, eventTimeMs: number, amount: number, undo?: Array<() => void>): void {
+  for (const [dim, value] of plan.tracked) {
+    for (const res of RESOLUTIONS) {
+      const unit = unitOf(eventTimeMs, res)
+      const chunk = chunkOf(unit, res)
+      const counters = entries.get(id(counterKey(scope, dim, value, res, chunk)))!.counters!
+      const slot = (unit - chunk * SLOTS[res]) * FIELDS
+      counters[slot]! += 1
+      counters[slot + 1]! += amount
+      counters[slot + 2]! += amount * amount
+      undo?.push(() => { counters[slot]! -= 1; counters[slot + 1]! -= amount; counters[slot + 2]! -= amount * amount })
+    }
+  }
+  for (const [dim, value, of, other] of plan.pairs) {
+    const links = entries.get(id(linkKey(scope, dim, value, of)))!.links!
+    const before = links.get(other)
+    const seen = Math.max(before ?? 0, eventTimeMs)
+    links.set(other, seen)
+    undo?.push(() => {
+      if (links.get(other) !== seen) return // a later event saw the pair since: keep its time
+      if (before === undefined) links.delete(other)
+      else links.set(other, before)
+    })
+    if (links.size > LINKS_KEPT) {
+      let oldest: string | undefined
+      for (const [k, t] of links) if (oldest === undefined || t < links.get(oldest)!) oldest = k
+      links.delete(oldest!)
+    }
+  }
 }
 
 /** The records one event touches, loaded and pinned. */
@@ -157,45 +209,16 @@ export class VelocityView {
   }
 
   private undo: Array<() => void> = []
+  private journalOp: WriteOp | undefined
 
-  /** Adds this event (in the cache, now) and returns the puts for the caller's batch; revert() takes it back. */
+  /**
+   * Adds this event (in the cache, now) and returns the journal entry for the caller's durable write;
+   * revert() takes the increments back.
+   */
   incrementOps (): WriteOp[] {
-    const ops: WriteOp[] = []
-    const amount = this.request.amount ?? 0
-    const column = this.store.column
-    for (const [dim, value] of this.plan.tracked) {
-      for (const res of RESOLUTIONS) {
-        const unit = unitOf(this.eventTimeMs, res)
-        const chunk = chunkOf(unit, res)
-        const e = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!
-        const slot = (unit - chunk * SLOTS[res]) * FIELDS
-        const counters = e.counters!
-        counters[slot]! += 1
-        counters[slot + 1]! += amount
-        counters[slot + 2]! += amount * amount
-        this.undo.push(() => { counters[slot]! -= 1; counters[slot + 1]! -= amount; counters[slot + 2]! -= amount * amount })
-        ops.push({ type: 'put', key: e.key, value: Buffer.from(counters.buffer.slice(0)), column })
-      }
-    }
-    for (const [dim, value, of, other] of this.plan.pairs) {
-      const e = this.entries.get(id(linkKey(this.scope, dim, value, of)))!
-      const links = e.links!
-      const before = links.get(other)
-      const seen = Math.max(before ?? 0, this.eventTimeMs)
-      links.set(other, seen)
-      this.undo.push(() => {
-        if (links.get(other) !== seen) return // a later event saw the pair since: keep its time
-        if (before === undefined) links.delete(other)
-        else links.set(other, before)
-      })
-      if (links.size > LINKS_KEPT) {
-        let oldest: string | undefined
-        for (const [k, t] of links) if (oldest === undefined || t < links.get(oldest)!) oldest = k
-        links.delete(oldest!)
-      }
-      ops.push({ type: 'put', key: e.key, value: Buffer.from(JSON.stringify(Object.fromEntries(links))), column })
-    }
-    return ops
+    increment(this.entries, this.plan, this.scope, this.eventTimeMs, this.request.amount ?? 0, this.undo)
+    this.journalOp = this.store.journal({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: this.request.amount ?? 0, tracked: this.plan.tracked, pairs: this.plan.pairs }, this.entries)
+    return [this.journalOp]
   }
 
   /**
@@ -204,22 +227,112 @@ export class VelocityView {
    */
   revert (): void {
     for (const fn of this.undo.splice(0).reverse()) fn()
+    if (this.journalOp !== undefined) this.store.forget(this.journalOp)
+    this.journalOp = undefined
   }
 
-  /** Call once the batch holding incrementOps() is durable (or abandoned). */
+  /** Call once the batch holding incrementOps() is durable, or failed (then its increments are taken back). */
   release (): void {
+    if (this.journalOp !== undefined && this.store.inflight(this.journalOp)) this.revert()
     for (const e of this.entries.values()) e.pins--
     this.store.trim()
   }
 }
 
-export class VelocityStore {
-  private readonly cache = new Map<string, Entry>()
+export interface VelocityOptions {
+  /** Records kept in memory beyond those pinned or dirty. */
+  maxCached?: number
+  /** How often dirty records are written (with the next group commit after it elapsed). */
+  flushIntervalMs?: number
+}
 
-  constructor (private readonly state: StateDb, private readonly maxCached = 50_000) {}
+export class VelocityStore implements CommitHook {
+  private readonly cache = new Map<string, Entry>()
+  private readonly dirty = new Set<Entry>()
+  /** Journal entries of increments in the cache whose write is not durable yet. */
+  private readonly pending = new Set<WriteOp>()
+  /** Keys of durable journal entries whose increments are not in the stored records yet. */
+  private journalled: Buffer[] = []
+  private readonly maxCached: number
+  private readonly flushIntervalMs: number
+  private lastFlushMs = Date.now()
+  private forced = false
+  private flushing: { entries: Entry[], pending: Set<WriteOp> } | undefined
+  private readonly boot = String(Date.now()).padStart(15, '0')
+  private seq = 0
+
+  constructor (private readonly state: StateDb, options: VelocityOptions = {}) {
+    this.maxCached = options.maxCached ?? 50_000
+    this.flushIntervalMs = options.flushIntervalMs ?? 1_000
+    state.committer.hooks.push(this)
+  }
+
+  /** Opens the store and applies again the increments a crash left in the journal only. */
+  static async open (state: StateDb, options: VelocityOptions = {}): Promise<VelocityStore> {
+    const store = new VelocityStore(state, options)
+    const [gte, lt] = prefixRange(TAG.velocityJournal)
+    for await (const [key, value] of scan(state.db, gte, lt)) {
+      const j = JSON.parse(value.toString()) as JournalEntry
+      const p = journalPlan(j)
+      const entries = await store.load(p)
+      increment(entries, p, { tenant: j.tenant, mode: j.mode }, j.t, j.a)
+      for (const e of entries.values()) { e.pins--; store.dirty.add(e) }
+      store.journalled.push(key)
+    }
+    await store.flush()
+    return store
+  }
 
   get column (): unknown {
     return this.state.velocity
+  }
+
+  /** The journal entry of one event's increments, pending until its write is durable. */
+  journal (entry: JournalEntry, entries: Map<string, Entry>): WriteOp {
+    for (const e of entries.values()) this.dirty.add(e)
+    const op: WriteOp = { type: 'put', key: stateKey(TAG.velocityJournal, this.boot, String(this.seq++).padStart(12, '0')), value: Buffer.from(JSON.stringify(entry)) }
+    this.pending.add(op)
+    return op
+  }
+
+  inflight (op: WriteOp): boolean { return this.pending.has(op) }
+  forget (op: WriteOp): void { this.pending.delete(op) }
+
+  /** Writes every dirty record with the next group commit. */
+  flush (): Promise<void> {
+    this.forced = true
+    return this.state.committer.commit([])
+  }
+
+  beforeWrite (ops: readonly WriteOp[]): WriteOp[] {
+    if (this.dirty.size === 0 || (!this.forced && Date.now() - this.lastFlushMs < this.flushIntervalMs)) return []
+    const inGroup = new Set<WriteOp>()
+    for (const op of ops) if (this.pending.has(op)) inGroup.add(op)
+    // An increment in the cache whose write is not this one may still fail: its records wait for a later group.
+    if (inGroup.size !== this.pending.size) return []
+    const entries = [...this.dirty]
+    this.flushing = { entries, pending: inGroup }
+    const column = this.column
+    const out: WriteOp[] = entries.map(e => ({ type: 'put', key: e.key, value: encode(e), column }))
+    for (const key of this.journalled) out.push({ type: 'del', key })
+    for (const op of inGroup) out.push({ type: 'del', key: op.key })
+    return out
+  }
+
+  afterWrite (ops: readonly WriteOp[], written: boolean): void {
+    const flushed = this.flushing
+    this.flushing = undefined
+    if (!written) return // the callers take their increments back (release)
+    for (const op of ops) {
+      if (!this.pending.delete(op)) continue
+      if (flushed === undefined) this.journalled.push(op.key)
+    }
+    if (flushed === undefined) return
+    for (const e of flushed.entries) this.dirty.delete(e)
+    this.journalled = []
+    this.forced = false
+    this.lastFlushMs = Date.now()
+    this.trim()
   }
 
   /** Loads (and pins) every record the needs' features and the event's increments touch. */
@@ -234,7 +347,7 @@ export class VelocityStore {
     return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, [])
   }
 
-  private async load (p: Plan): Promise<Map<string, Entry>> {
+  async load (p: Plan): Promise<Map<string, Entry>> {
     const entries = new Map<string, Entry>()
     const missing: string[] = []
     for (const [rid] of p.records) {
@@ -250,7 +363,7 @@ export class VelocityStore {
         let entry = this.cache.get(rid)
         if (entry === undefined) {
           const { key, res } = p.records.get(rid)!
-          entry = { key, pins: 0, ...decode(res, values[i]) }
+          entry = { key, res, pins: 0, ...decode(res, values[i]) }
           this.cache.set(rid, entry)
         }
         entry.pins++
@@ -265,9 +378,15 @@ export class VelocityStore {
     if (this.cache.size <= this.maxCached) return
     for (const [rid, e] of this.cache) {
       if (this.cache.size <= this.maxCached) break
-      if (e.pins === 0) this.cache.delete(rid)
+      if (e.pins === 0 && !this.dirty.has(e)) this.cache.delete(rid)
     }
   }
+}
+
+/** A record as stored: counters as float64 slots, links as JSON. */
+function encode (e: Entry): Buffer {
+  if (e.res === 'links') return Buffer.from(JSON.stringify(Object.fromEntries(e.links!)))
+  return Buffer.from(e.counters!.buffer.slice(0))
 }
 
 function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {

@@ -5,6 +5,8 @@ import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
 import { VelocityStore } from '../../src/stores/velocity.js'
 import { MODEL_NEEDS } from '../../src/domain/features/model-needs.js'
 import type { VelocityNeed } from '../../src/domain/features/velocity-spec.js'
+import { prefixRange, TAG } from '../../src/stores/keys.js'
+import { scan, type WriteOp } from '../../src/stores/rocks.js'
 import { tempDir } from '../support/app.js'
 
 const scope = { tenant: 'ten_v', mode: 'test' as const }
@@ -90,16 +92,81 @@ describe('velocity counters', () => {
   it('loses no increment under concurrency and keeps every count after eviction and reopen', async () => {
     const dir = path.join(tempDir(), 'state')
     const state = await openStateDb(dir)
-    const store = new VelocityStore(state, 1)
+    const store = new VelocityStore(state, { maxCached: 1 })
     await Promise.all(Array.from({ length: 200 }, (_, i) => record(state, store, T0, { event: 'payment', user_id: `u${i % 3}`, ip: '10.0.0.1', amount: 1 })))
     expect((await features(store, T0)).ip_count_1h).toBe(200)
     await state.close()
     const reopened = await openStateDb(dir)
-    const fresh = new VelocityStore(reopened)
+    const fresh = await VelocityStore.open(reopened)
     const totals = await Promise.all(['u0', 'u1', 'u2'].map(async u => (await features(fresh, T0, { event: 'payment', user_id: u, ip: '10.0.0.1' })).user_count_1h))
     expect(totals).toEqual([67, 67, 66])
     expect((await features(fresh, T0)).ip_count_1h).toBe(200)
     expect((await features(fresh, T0)).ip_distinct_user_24h).toBe(3)
+    await reopened.close()
+  })
+})
+
+describe('velocity write-back', () => {
+  const users = ['a', 'b', 'c', 'd']
+  const event = (i: number): ScoreRequest => ({ event: 'payment', user_id: users[i % 4], device_id: `d${i % 7}`, ip: `10.0.0.${i % 3}`, amount: i % 13 })
+  const snapshot = async (store: VelocityStore) => Promise.all(users.map(async u => features(store, T0, { event: 'payment', user_id: u, device_id: 'd0', ip: '10.0.0.0' })))
+
+  it('keeps records out of the durable writes: one small journal entry per event, records written at a flush', async () => {
+    const { state } = await open()
+    const store = new VelocityStore(state, { flushIntervalMs: 60_000 })
+    const view = await store.view(scope, base, T0, MODEL_NEEDS)
+    const ops = view.incrementOps()
+    expect(ops).toHaveLength(1)
+    expect(ops[0]!.column).toBeUndefined()
+    expect(ops[0]!.type === 'put' && ops[0]!.value.byteLength).toBeLessThan(400)
+    await state.committer.commit(ops)
+    view.release()
+    const counterKeys = async () => { let n = 0; for await (const _ of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) n++; return n }
+    expect(await counterKeys()).toBe(0)
+    await store.flush()
+    expect(await counterKeys()).toBeGreaterThan(0)
+    let journal = 0
+    for await (const _ of scan(state.db, ...prefixRange(TAG.velocityJournal))) journal++
+    expect(journal).toBe(0)
+    await state.close()
+  })
+
+  it('after a crash, gives every entity the counts of a run without the crash', async () => {
+    const dirs = [path.join(tempDir(), 'state'), path.join(tempDir(), 'state')]
+    // One store flushes at every commit, the other never does before the "crash" (closing without a flush).
+    const stores = await Promise.all(dirs.map(async (dir, i) => {
+      const state = await openStateDb(dir)
+      return { state, store: new VelocityStore(state, { flushIntervalMs: i === 0 ? 0 : 3_600_000 }) }
+    }))
+    for (const { state, store } of stores) {
+      await Promise.all(Array.from({ length: 120 }, (_, i) => record(state, store, T0 - (i % 50) * MIN, event(i))))
+    }
+    const expected = await snapshot(stores[0]!.store)
+    expect(await snapshot(stores[1]!.store)).toEqual(expected)
+    for (const { state } of stores) await state.close()
+    for (const dir of dirs) {
+      const state = await openStateDb(dir)
+      expect(await snapshot(await VelocityStore.open(state))).toEqual(expected)
+      await state.close()
+    }
+    expect(expected[0]!.user_count_1h).toBe(30)
+  })
+
+  it('takes back the increments of a write that failed: neither the cache nor the records keep them', async () => {
+    const dir = path.join(tempDir(), 'state')
+    const state = await openStateDb(dir)
+    const store = new VelocityStore(state, { flushIntervalMs: 0 })
+    await record(state, store, T0)
+    const view = await store.view(scope, base, T0, MODEL_NEEDS)
+    const bad = { type: 'put', key: null, value: Buffer.from('x') } as unknown as WriteOp
+    await expect(state.committer.commit([...view.incrementOps(), bad])).rejects.toThrow()
+    view.release()
+    expect((await features(store, T0)).user_count_1h).toBe(1)
+    await record(state, store, T0)
+    expect((await features(store, T0)).user_count_1h).toBe(2)
+    await state.close()
+    const reopened = await openStateDb(dir)
+    expect((await features(await VelocityStore.open(reopened), T0)).user_count_1h).toBe(2)
     await reopened.close()
   })
 })
