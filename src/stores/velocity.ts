@@ -7,8 +7,8 @@ import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LAB
 
 /**
  * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
- * Counters: minute slots stored 60 to a record (one record per hour), hour slots 24 to a record (one per day)
- * and day slots 32 to a record; each slot holds [count, amount sum, sum of squared amounts]. A window reads
+ * Counters: minute slots 60 to a record (one record per hour), hour slots 24 to a record (one per day) and
+ * day slots 32 to a record; each slot holds [count, amount sum, sum of squared amounts], stored sparse. A window reads
  * the records it spans: at most two. Distinct counts: per (dimension value, other dimension) a record of the other
  * dimension's values with their last-seen time, the 256 most recent kept.
  *
@@ -383,10 +383,29 @@ export class VelocityStore implements CommitHook {
   }
 }
 
-/** A record as stored: counters as float64 slots, links as JSON. */
+/**
+ * A record as stored. Counters: only the slots that hold something, each as a u16 slot index and three
+ * float64 (count, sum, squared sum) after a version byte; most records of a value seen a few times hold one
+ * or two slots. Links: JSON of value -> last seen.
+ */
+const SPARSE = 1
+const SLOT_BYTES = 2 + FIELDS * 8
+
 function encode (e: Entry): Buffer {
   if (e.res === 'links') return Buffer.from(JSON.stringify(Object.fromEntries(e.links!)))
-  return Buffer.from(e.counters!.buffer.slice(0))
+  const c = e.counters!
+  let used = 0
+  for (let i = 0; i < c.length; i += FIELDS) if (c[i] !== 0 || c[i + 1] !== 0) used++
+  const out = Buffer.allocUnsafe(1 + used * SLOT_BYTES)
+  out[0] = SPARSE
+  let at = 1
+  for (let i = 0; i < c.length; i += FIELDS) {
+    if (c[i] === 0 && c[i + 1] === 0) continue
+    out.writeUInt16LE(i / FIELDS, at)
+    for (let f = 0; f < FIELDS; f++) out.writeDoubleLE(c[i + f]!, at + 2 + f * 8)
+    at += SLOT_BYTES
+  }
+  return out
 }
 
 function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
@@ -394,6 +413,15 @@ function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry
     return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
   }
   const counters = new Float64Array(SLOTS[res] * FIELDS)
-  if (raw !== undefined) counters.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
+  if (raw === undefined) return { counters, links: undefined }
+  if (raw.byteLength === counters.byteLength) {
+    // Dense: every slot as float64, as records were written before the sparse form.
+    counters.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
+    return { counters, links: undefined }
+  }
+  for (let at = 1; at < raw.byteLength; at += SLOT_BYTES) {
+    const slot = raw.readUInt16LE(at) * FIELDS
+    for (let f = 0; f < FIELDS; f++) counters[slot + f] = raw.readDoubleLE(at + 2 + f * 8)
+  }
   return { counters, links: undefined }
 }

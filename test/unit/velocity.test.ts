@@ -170,3 +170,26 @@ describe('velocity write-back', () => {
     await reopened.close()
   })
 })
+
+describe('velocity records on disk', () => {
+  it('reads records written in the dense form (every slot) as well as the sparse one', async () => {
+    const dir = path.join(tempDir(), 'state')
+    const state = await openStateDb(dir)
+    const store = new VelocityStore(state, { flushIntervalMs: 0 })
+    await record(state, store, T0)
+    const stored: Array<[Buffer, Buffer]> = []
+    for await (const kv of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) stored.push(kv)
+    const minute = stored.find(([k]) => k.toString().includes('\u0000user\u0000u\u0000m\u0000'))!
+    expect(minute[1].byteLength).toBeLessThan(60)
+    // The same minute record, dense: 60 slots of three float64.
+    const dense = new Float64Array(60 * 3)
+    const slot = new Date(T0).getUTCMinutes()
+    dense.set([7, 35, 175], slot * 3)
+    await state.committer.commit([{ type: 'put', key: minute[0], value: Buffer.from(dense.buffer), column: state.velocity }])
+    await state.close()
+    const reopened = await openStateDb(dir)
+    const f = await features(await VelocityStore.open(reopened), T0)
+    expect(f.user_count_1h).toBe(7)
+    await reopened.close()
+  })
+})
