@@ -21,7 +21,7 @@ import { OutboxRelay } from '../stream/relay.js'
 import { PipelineHealth } from '../stream/health.js'
 import { ScoringService } from '../services/scoring-service.js'
 import { TOPOLOGIES } from '../topologies/registry.js'
-import { plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../stream/decision-codec.js'
+import { decodingOnce, plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../stream/decision-codec.js'
 import { Outbox } from '../stores/outbox.js'
 import { openStateDb } from '../stores/state-db.js'
 import { VelocityStore } from '../stores/velocity.js'
@@ -89,7 +89,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const log = await openEventLog(config, logger)
   const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters }
   await ensureServiceTopics(log, config)
-  const codec = options.codec ?? decisionCodec(config)
+  const codec = decodingOnce(options.codec ?? decisionCodec(config))
   const origin = identity.originId
   const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
   const velocity = await VelocityStore.open(state)

@@ -30,3 +30,21 @@ export function schemaRegistryCodec (client: Client): DecisionCodec {
     decode: async (topic, wire) => fromEvent(await deserializer.deserialize(topic, wire))
   }
 }
+
+/**
+ * Decodes each record value once for every consumer of this process: consumers of the embedded log share
+ * the value of a record (its tail in memory), so the decisions view and the topologies reading the same
+ * decision decode it once. Decoded records are shared: consumers never change them.
+ */
+export function decodingOnce (codec: DecisionCodec): DecisionCodec {
+  const decoded = new WeakMap<Buffer, Promise<TransactionRecord>>()
+  return {
+    name: codec.name,
+    encode: (topic, protobuf) => codec.encode(topic, protobuf),
+    decode (topic, wire) {
+      let hit = decoded.get(wire)
+      if (hit === undefined) decoded.set(wire, hit = codec.decode(topic, wire))
+      return hit
+    }
+  }
+}

@@ -4,6 +4,7 @@ import type { App } from '../../src/app/app.js'
 import { LIMITS } from '../../src/services/input-limits.js'
 import { auth, startTestApp } from '../support/app.js'
 import { type TransactionRecord, decodeEvent, encodeEvent } from '../../src/domain/records/decisions.js'
+import { TAG } from '../../src/stores/keys.js'
 
 let app: App
 const post = (url: string, payload: string | object, headers: Record<string, string> = {}) =>
@@ -98,7 +99,12 @@ describe('POST /v1/score/batch: validated whole, recorded all or nothing', () =>
     const events = Array.from({ length: 10 }, (_, i) => ({ event: 'payment', user_id: 'atomic-1', amount: i + 1 }))
     const committer = app.state.committer
     const commit = committer.commit.bind(committer)
-    committer.commit = async () => { committer.commit = commit; throw new Error('disk full') }
+    // The batch's own write fails (one holding outbox entries), not a checkpoint a consumer commits meanwhile.
+    committer.commit = async ops => {
+      if (!ops.some(op => op.key.toString('latin1', 0, 1) === TAG.outbox)) return commit(ops)
+      committer.commit = commit
+      throw new Error('disk full')
+    }
     const failed = await post('/v1/score/batch', { events }, { 'idempotency-key': 'atomic-batch' })
     expect(failed.statusCode).toBe(500)
     expect(await userCount('atomic-1')).toBe(0)

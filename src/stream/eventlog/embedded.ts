@@ -10,6 +10,8 @@ import type { LogRecord } from '../../domain/records/log-record.js'
 //   g <group> 0x00 <topic> 0x00 <partition u32> -> committed offset (next offset to read)
 const SEP = Buffer.from([0])
 const MAX_BATCH = 500
+/** Records kept in memory per partition after their append: consumers at the tail read them without a scan. */
+const TAIL = 4096
 
 function recordPrefix (topic: string, partition: number): Buffer {
   const p = Buffer.allocUnsafe(4)
@@ -42,7 +44,8 @@ function decodeRecord (topic: string, partition: number, offset: number, raw: Bu
   return { topic, partition, offset, key: meta.k, headers: meta.h, timestamp: meta.t, value: raw.subarray(4 + metaLength) }
 }
 
-interface Topic { spec: TopicSpec, next: number[], prefixes: Buffer[] }
+/** `tail[p]` holds the records of offsets `next[p] - tail[p].length` .. `next[p] - 1`, as consumers get them. */
+interface Topic { spec: TopicSpec, next: number[], prefixes: Buffer[], tail: ConsumedRecord[][] }
 
 interface GroupMember { closed: boolean, wake: () => void }
 interface Group { members: GroupMember[], busy: Set<string> }
@@ -73,7 +76,7 @@ export class EmbeddedEventLog implements EventLog {
       prefixes.push(prefix)
       next.push(await this.lastOffset(prefix) + 1)
     }
-    this.topics.set(spec.name, { spec, next, prefixes })
+    this.topics.set(spec.name, { spec, next, prefixes, tail: next.map(() => []) })
   }
 
   private async lastOffset (prefix: Buffer): Promise<number> {
@@ -108,14 +111,22 @@ export class EmbeddedEventLog implements EventLog {
     const topic = this.topic(topicName)
     const now = Date.now()
     const ops: WriteOp[] = []
+    const appended: ConsumedRecord[] = []
     const next = topic.next.slice()
     for (const r of records) {
       const p = partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
-      ops.push({ type: 'put', key: recordKey(topic.prefixes[p]!, next[p]!), value: encodeRecord(r, r.timestamp ?? now) })
+      const value = encodeRecord(r, r.timestamp ?? now)
+      ops.push({ type: 'put', key: recordKey(topic.prefixes[p]!, next[p]!), value })
+      appended.push(decodeRecord(topicName, p, next[p]!, value))
       next[p]!++
     }
     writeBatchSync(this.db, ops, true)
     topic.next = next
+    for (const r of appended) {
+      const tail = topic.tail[r.partition]!
+      tail.push(r)
+      if (tail.length > TAIL) tail.splice(0, tail.length - TAIL)
+    }
     for (const group of this.groups.values()) for (const m of group.members) m.wake()
   }
 
@@ -188,10 +199,7 @@ export class EmbeddedEventLog implements EventLog {
           const committedKey = groupKey(options.group, topicName, p)
           const committed = await this.committed(committedKey, options.fromBeginning === false ? topic.next[p]! : 0)
           if (committed >= topic.next[p]!) continue
-          const records: ConsumedRecord[] = []
-          for await (const [key, value] of scan(this.db, recordKey(topic.prefixes[p]!, committed), recordKey(topic.prefixes[p]!, topic.next[p]!), { limit: MAX_BATCH })) {
-            records.push(decodeRecord(topicName, p, Number(key.readBigUInt64BE(key.length - 8)), value))
-          }
+          const records = await this.read(topic, p, committed)
           if (records.length === 0) continue
           await options.onBatch(records)
           const next = records[records.length - 1]!.offset + 1
@@ -204,6 +212,18 @@ export class EmbeddedEventLog implements EventLog {
       }
     }
     return delivered
+  }
+
+  /** Up to MAX_BATCH records of partition `p` from `offset`: from the tail in memory when it holds them. */
+  private async read (topic: Topic, p: number, offset: number): Promise<ConsumedRecord[]> {
+    const tail = topic.tail[p]!
+    const first = topic.next[p]! - tail.length
+    if (offset >= first) return tail.slice(offset - first, offset - first + MAX_BATCH)
+    const records: ConsumedRecord[] = []
+    for await (const [key, value] of scan(this.db, recordKey(topic.prefixes[p]!, offset), recordKey(topic.prefixes[p]!, topic.next[p]!), { limit: MAX_BATCH })) {
+      records.push(decodeRecord(topic.spec.name, p, Number(key.readBigUInt64BE(key.length - 8)), value))
+    }
+    return records
   }
 
   /** A group's committed offset: read from the store once, then kept in memory (this process is its only writer). */
