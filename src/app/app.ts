@@ -92,7 +92,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const codec = decodingOnce(options.codec ?? decisionCodec(config))
   const origin = identity.originId
   const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
-  const velocity = await VelocityStore.open(state)
+  const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs })
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state)
   const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry })

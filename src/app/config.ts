@@ -12,6 +12,8 @@ export interface Config {
   schemaRegistryUrl: string | undefined
   logLevel: string
   relayLingerMs: number
+  /** How often velocity records held in memory are written to the state store (stores/velocity.ts). */
+  velocityFlushMs: number
   relayMaxBatch: number
   /** Bytes of one relay append at most; on Kafka also at most 90 % of the decisions topic's max.message.bytes. */
   relayMaxBatchBytes: number
@@ -62,6 +64,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL === '' ? undefined : env.SCHEMA_REGISTRY_URL,
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
+    velocityFlushMs: int(env, 'VELOCITY_FLUSH_MS', 1000, 0, 3_600_000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     relayMaxBatchBytes: int(env, 'RELAY_MAX_BATCH_BYTES', 900_000, 1024, 64 * 1024 * 1024),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),

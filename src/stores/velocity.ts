@@ -305,7 +305,8 @@ export class VelocityStore implements CommitHook {
   }
 
   beforeWrite (ops: readonly WriteOp[]): WriteOp[] {
-    if (this.dirty.size === 0 || (!this.forced && Date.now() - this.lastFlushMs < this.flushIntervalMs)) return []
+    if (this.dirty.size === 0) { this.forced = false; return [] }
+    if (!this.forced && Date.now() - this.lastFlushMs < this.flushIntervalMs) return []
     const inGroup = new Set<WriteOp>()
     for (const op of ops) if (this.pending.has(op)) inGroup.add(op)
     // An increment in the cache whose write is not this one may still fail: its records wait for a later group.

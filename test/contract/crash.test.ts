@@ -7,6 +7,10 @@ import { auth, eventually, tempDir, TEST_KEY } from '../support/app.js'
 import { exited, startService, stopService, type ServiceProcess } from '../support/child.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
+import { prefixRange, TAG } from '../../src/stores/keys.js'
+import { scan } from '../../src/stores/rocks.js'
+import { openStateDb } from '../../src/stores/state-db.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 
 const RESPONSES_BEFORE_KILL = 300
 const CONCURRENCY = 16
@@ -49,9 +53,56 @@ async function scoreUntilKilled (service: ServiceProcess, signal: 'SIGKILL' | 'S
   return { returned, exitMs: performance.now() - signalledAt }
 }
 
+/** A feature of the decision a probe request gets (its features describe the history before it). */
+async function probeFeature (url: string, request: Record<string, unknown>, feature: string): Promise<number> {
+  const res = await fetch(`${url}/v1/score`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ event: 'payment', amount: 0, ...request }) })
+  const { trace_id: traceId } = await res.json() as { trace_id: string }
+  const recorded = await (await fetch(`${url}/v1/transactions/${traceId}`, { headers: auth() })).json() as { evaluation: { features: Record<string, number> } }
+  return recorded.evaluation.features[feature]!
+}
+
+/**
+ * After a crash and a restart, the velocity of every user, device and IP the load used equals what the
+ * decisions on the stream (every durable decision, returned or not) add up to: what a run without the
+ * crash would hold.
+ */
+async function expectVelocityOf (url: string, decisions: Iterable<TransactionRecord>): Promise<void> {
+  const expected = new Map<string, { count: number, sum: number }>()
+  for (const d of decisions) {
+    for (const [dim, value] of [['user_id', d.request.user_id], ['device_id', d.request.device_id], ['ip', d.request.ip]]) {
+      const e = expected.get(`${dim}=${value}`) ?? { count: 0, sum: 0 }
+      e.count++
+      e.sum += d.request.amount ?? 0
+      expected.set(`${dim}=${value}`, e)
+    }
+  }
+  const actual = new Map<string, { count: number, sum: number }>()
+  for (const key of expected.keys()) {
+    const [dim, value] = key.split('=') as [string, string]
+    const name = dim === 'user_id' ? 'user' : dim === 'device_id' ? 'device' : 'ip'
+    const count = await probeFeature(url, { [dim]: value }, `${name}_count_1h`)
+    // The count probe is in the sum probe's history: one more decision, of amount 0.
+    const sum = dim === 'user_id' ? await probeFeature(url, { [dim]: value }, 'user_sum_24h') : expected.get(key)!.sum
+    actual.set(key, { count, sum })
+  }
+  expect(actual).toEqual(expected)
+}
+
+/** Velocity journal entries in a stopped service's state: increments not in the velocity records yet. */
+async function journalEntries (dataDir: string): Promise<number> {
+  const state = await openStateDb(path.join(dataDir, 'state'))
+  let n = 0
+  for await (const _ of scan(state.db, ...prefixRange(TAG.velocityJournal))) n++
+  await state.close()
+  return n
+}
+
 async function crashAndRecover (env: Record<string, string>, openLog: () => Promise<EventLog>, topic: string, afterStop: boolean, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> {
-  const first = await startService(env)
+  // The first process never writes its velocity records (a flush interval longer than the run): after
+  // SIGKILL every increment is in the journal only, and the restart must apply them all again.
+  const first = await startService(signal === 'SIGKILL' ? { ...env, VELOCITY_FLUSH_MS: '3600000' } : env)
   const { returned, exitMs } = await scoreUntilKilled(first, signal)
+  if (signal === 'SIGKILL') expect(await journalEntries(env.DATA_DIR!)).toBeGreaterThanOrEqual(RESPONSES_BEFORE_KILL)
   expect(returned.size).toBeGreaterThanOrEqual(RESPONSES_BEFORE_KILL)
   if (signal === 'SIGTERM') {
     console.info(`[shutdown] exited ${Math.round(exitMs)} ms after SIGTERM under load (code ${first.child.exitCode})`)
@@ -80,8 +131,17 @@ async function crashAndRecover (env: Record<string, string>, openLog: () => Prom
     expect(stream.missing).toEqual([])
     for (const traceId of returned.keys()) expect(stream.byTrace.get(traceId)?.trace_id).toBe(traceId)
     console.info(`[${signal}] ${returned.size} returned decisions, ${stream.byTrace.size} distinct on the stream, ${stream.raw - stream.byTrace.size} duplicates removed by the consumer`)
+    if (signal === 'SIGKILL') {
+      if (afterStop) await log.close()
+      const probe = afterStop ? await startService(env) : second
+      try {
+        await expectVelocityOf(probe.url, stream.byTrace.values())
+      } finally {
+        if (afterStop) await stopService(probe)
+      }
+    }
   } finally {
-    await log.close()
+    if (!(afterStop && signal === 'SIGKILL')) await log.close()
     if (!afterStop) await stopService(second)
   }
 }

@@ -113,7 +113,7 @@ describe('velocity write-back', () => {
 
   it('keeps records out of the durable writes: one small journal entry per event, records written at a flush', async () => {
     const { state } = await open()
-    const store = new VelocityStore(state, { flushIntervalMs: 60_000 })
+    const store = await VelocityStore.open(state, { flushIntervalMs: 60_000 })
     const view = await store.view(scope, base, T0, MODEL_NEEDS)
     const ops = view.incrementOps()
     expect(ops).toHaveLength(1)
