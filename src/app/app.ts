@@ -31,6 +31,7 @@ import { openViews } from '../stream/views.js'
 import { decisionsView } from '../stream/decisions-view.js'
 import { ProcessorRunner, type ProcessorRuntime } from '../stream/processor.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
+import { startTopologyThread } from './topology-thread.js'
 
 export interface App extends ProcessCore {
   server: FastifyInstance
@@ -79,14 +80,14 @@ export interface ProcessCore extends Core {
   closeCore(): Promise<void>
 }
 
-export async function startCore (config: Config, logger: Logger, options: Pick<AppOptions, 'clock' | 'codec'> = {}): Promise<ProcessCore> {
+export async function startCore (config: Config, logger: Logger, options: Pick<AppOptions, 'clock' | 'codec'> & { log?: EventLog } = {}): Promise<ProcessCore> {
   const clock = options.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true })
   const state = await openStateDb(path.join(config.dataDir, 'state'))
   const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
   const topics = topicNames(config)
   const health = new PipelineHealth()
-  const log = await openEventLog(config, logger)
+  const log = options.log ?? await openEventLog(config, logger)
   const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters }
   await ensureServiceTopics(log, config)
   const codec = decodingOnce(options.codec ?? decisionCodec(config))
@@ -142,7 +143,9 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   // The one-process service runs every topology in process; in Kafka mode each can also run alone
   // (TOPOLOGIES=none here, `main.js topology <name>` elsewhere).
   const inProcess = options.topologies === false ? [] : config.inProcessTopologies === 'all' ? undefined : config.inProcessTopologies
-  const stopTopologies = await core.startTopologies(inProcess)
+  const stopTopologies = config.topologyThread === 'worker' && inProcess?.length !== 0
+    ? await startTopologyThread(config, inProcess, log, core.health, logger)
+    : await core.startTopologies(inProcess)
 
   const deps = {
     core,

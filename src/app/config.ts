@@ -21,6 +21,8 @@ export interface Config {
   bootstrapKeys: string[]
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
   inProcessTopologies: 'all' | string[]
+  /** Where the one-process service runs its topologies: a worker thread (off the API's event loop) or the main thread. */
+  topologyThread: 'worker' | 'main'
   /** Port of the gRPC scoring.Scorer service (default 50051; empty disables it). */
   grpcPort: number | undefined
   /** The optional mutual-TLS listener: port, and the server certificate and key files (PEM). */
@@ -80,6 +82,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
+    topologyThread: env.TOPOLOGY_THREAD === 'main' ? 'main' : 'worker',
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }
 }
