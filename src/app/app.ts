@@ -27,7 +27,7 @@ import { openStateDb } from '../stores/state-db.js'
 import { VelocityStore } from '../stores/velocity.js'
 import { IpReputationIndex } from '../stores/signals.js'
 import { ModelRegistry } from '../stream/views/model-registry.js'
-import { openViews } from '../stream/views.js'
+import { openViews, type Views } from '../stream/views.js'
 import { decisionsView } from '../stream/decisions-view.js'
 import { ProcessorRunner, type ProcessorRuntime } from '../stream/processor.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
@@ -80,7 +80,13 @@ export interface ProcessCore extends Core {
   closeCore(): Promise<void>
 }
 
-export async function startCore (config: Config, logger: Logger, options: Pick<AppOptions, 'clock' | 'codec'> & { log?: EventLog } = {}): Promise<ProcessCore> {
+/**
+ * `log`: the event log to use instead of opening one (the topology worker's). `views`: the views to run
+ * (default all); the others exist but stay empty, for a process whose code reads only those (the worker).
+ */
+export interface CoreOptions extends Pick<AppOptions, 'clock' | 'codec'> { log?: EventLog, views?: ReadonlyArray<keyof Views> }
+
+export async function startCore (config: Config, logger: Logger, options: CoreOptions = {}): Promise<ProcessCore> {
   const clock = options.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true })
   const state = await openStateDb(path.join(config.dataDir, 'state'))
@@ -100,7 +106,7 @@ export async function startCore (config: Config, logger: Logger, options: Pick<A
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
-  for (const v of Object.values(views)) await v.start()
+  for (const [name, v] of Object.entries(views)) if (options.views === undefined || options.views.includes(name as keyof Views)) await v.start()
   const core: ProcessCore = {
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {

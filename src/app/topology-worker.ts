@@ -15,7 +15,8 @@ const { config, names, logLevel } = workerData as { config: Config, names: strin
 const port = parentPort!
 const logger = pino({ level: logLevel })
 const log = config.transport === 'kafka' ? await openEventLog(config, logger) : new PortEventLog('embedded', port)
-const core = await startCore({ ...config, dataDir: path.join(config.dataDir, 'topologies') }, logger, { log })
+// The views the topologies read: cases (the case writer), webhook endpoints (delivery), models (the trainer).
+const core = await startCore({ ...config, dataDir: path.join(config.dataDir, 'topologies') }, logger, { log, views: ['cases', 'webhooks', 'models'] })
 const stop = await core.startTopologies(names)
 const report = () => port.postMessage({ op: 'health', report: core.health.report() })
 core.health.onChange = report
