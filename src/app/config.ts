@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { availableParallelism } from 'node:os'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -82,7 +83,18 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
-    topologyThread: env.TOPOLOGY_THREAD === 'main' ? 'main' : 'worker',
+    topologyThread: topologyThread(env.TOPOLOGY_THREAD),
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }
 }
+
+/**
+ * `auto` (the default): a worker thread when the machine has cores to spare for it (4 or more), else the main
+ * thread: on 2 cores the worker competes with the API for the same CPU and costs more than it frees
+ * (docs/benchmarks.md).
+ */
+function topologyThread (value: string | undefined): 'worker' | 'main' {
+  if (value === 'worker' || value === 'main') return value
+  return availableParallelism() >= 4 ? 'worker' : 'main'
+}
+
