@@ -1,4 +1,6 @@
+import { describe } from 'vitest'
 import { startTestApp } from '../support/app.js'
+import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { caseFlowSuite } from './cases.flow.js'
 import { poisonSuite } from './poison.flow.js'
 import { webhookEnv, webhookFlowSuite } from './webhooks.flow.js'
@@ -18,3 +20,13 @@ webhookFlowSuite('embedded, topologies in a worker thread', async receiver => {
 })
 
 poisonSuite('embedded, topologies in a worker thread', () => startTestApp({ RELAY_LINGER_MS: '200', ...worker }))
+
+const brokers = await kafkaBrokersOrSkip('topologies in a worker thread on Kafka')
+
+describe.skipIf(brokers === undefined)('real Kafka, topologies in a worker thread with their own connection', () => {
+  caseFlowSuite('kafka, topologies in a worker thread', async () => {
+    const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('tw')}.`, DEFAULT_TENANT_ID: 'ten_worker_cases', ...worker }
+    const [a, b] = await Promise.all([startTestApp(env), startTestApp(env)])
+    return { a, b }
+  })
+})
