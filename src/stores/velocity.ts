@@ -41,23 +41,23 @@ interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: numb
 const unitOf = (ms: number, res: Resolution) => Math.floor(ms / UNIT_MS[res])
 const chunkOf = (unit: number, res: Resolution) => Math.floor(unit / SLOTS[res])
 
-function counterKey (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): Buffer {
-  return stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, res, String(chunk))
-}
-
-function linkKey (scope: Scope, dim: string, value: string, of: string): Buffer {
-  return stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
-}
-
-const id = (key: Buffer) => key.toString('latin1')
+/**
+ * A record's id: the text of its state key (stateKey(TAG.velocity, ...) is the same text as bytes). Lookups
+ * use the text; the key bytes are made only for records read from or written to the store.
+ */
+const SEP = '\u0000'
+const counterId = (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): string =>
+  TAG.velocity + SEP + scope.tenant + SEP + scope.mode + SEP + dim + SEP + value + SEP + res + SEP + chunk
+const linkId = (scope: Scope, dim: string, value: string, of: string): string =>
+  TAG.velocity + SEP + scope.tenant + SEP + scope.mode + SEP + dim + SEP + value + SEP + 'x' + SEP + of
+const keyOf = (rid: string): Buffer => Buffer.from(rid)
 
 /** The counter records of the `span` units of `res` ending with the event's. */
 function addCounterRecords (records: Plan['records'], scope: Scope, dim: string, value: string, res: Resolution, eventTimeMs: number, span: number): void {
   if (span === 0) return
   const unit = unitOf(eventTimeMs, res)
   for (let c = chunkOf(unit - span + 1, res); c <= chunkOf(unit, res); c++) {
-    const key = counterKey(scope, dim, value, res, c)
-    records.set(id(key), { key, res })
+    records.set(counterId(scope, dim, value, res, c), res)
   }
 }
 
@@ -80,15 +80,14 @@ function journalPlan (j: JournalEntry): Plan {
   const records: Plan['records'] = new Map()
   for (const [dim, value] of j.tracked) for (const res of RESOLUTIONS) addCounterRecords(records, scope, dim, value, res, j.t, 1)
   for (const [dim, value, of] of j.pairs) {
-    const key = linkKey(scope, dim, value, of)
-    records.set(id(key), { key, res: 'links' })
+    records.set(linkId(scope, dim, value, of), 'links')
   }
   return { records, tracked: j.tracked, pairs: j.pairs }
 }
 
 interface Plan {
-  /** Record id -> key and kind, for loading. */
-  records: Map<string, { key: Buffer, res: Resolution | 'links' }>
+  /** Record id -> its kind (a counter resolution, or links), for loading. */
+  records: Map<string, Resolution | 'links'>
   /** Dimensions with values, and the distinct pairs, that this event increments. */
   tracked: Array<[string, string]>
   pairs: Array<[string, string, string, string]>
@@ -117,9 +116,9 @@ function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: 
     const value = dimensionValue(request, n.dimension)
     const other = dimensionValue(request, n.of)
     if (value === undefined) continue
-    const key = linkKey(scope, n.dimension, value, n.of)
-    if (!records.has(id(key))) {
-      records.set(id(key), { key, res: 'links' })
+    const rid = linkId(scope, n.dimension, value, n.of)
+    if (!records.has(rid)) {
+      records.set(rid, 'links')
       if (other !== undefined) pairs.push([n.dimension, value, n.of, other])
     }
   }
@@ -132,7 +131,7 @@ function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, event
     for (const res of RESOLUTIONS) {
       const unit = unitOf(eventTimeMs, res)
       const chunk = chunkOf(unit, res)
-      const counters = entries.get(id(counterKey(scope, dim, value, res, chunk)))!.counters!
+      const counters = entries.get(counterId(scope, dim, value, res, chunk))!.counters!
       const slot = (unit - chunk * SLOTS[res]) * FIELDS
       counters[slot]! += 1
       counters[slot + 1]! += amount
@@ -141,7 +140,7 @@ function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, event
     }
   }
   for (const [dim, value, of, other] of plan.pairs) {
-    const links = entries.get(id(linkKey(scope, dim, value, of)))!.links!
+    const links = entries.get(linkId(scope, dim, value, of))!.links!
     const before = links.get(other)
     const seen = Math.max(before ?? 0, eventTimeMs)
     links.set(other, seen)
@@ -175,7 +174,7 @@ export class VelocityView {
     let total = 0
     for (let u = last - units + 1; u <= last;) {
       const chunk = chunkOf(u, res)
-      const data = this.entries.get(id(counterKey(this.scope, dim, value, res, chunk)))!.counters!
+      const data = this.entries.get(counterId(this.scope, dim, value, res, chunk))!.counters!
       const end = Math.min(last, (chunk + 1) * SLOTS[res] - 1)
       for (; u <= end; u++) total += data[(u - chunk * SLOTS[res]) * FIELDS + field]!
     }
@@ -191,7 +190,7 @@ export class VelocityView {
       if (need.aggregate === 'distinct') {
         const since = this.eventTimeMs - units * UNIT_MS[res]
         let n = 0
-        for (const seen of this.entries.get(id(linkKey(this.scope, need.dimension, value, need.of)))!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
+        for (const seen of this.entries.get(linkId(this.scope, need.dimension, value, need.of))!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
         into[featureName(need)] = n
       } else {
         into[featureName(need)] = this.sum(need.dimension, value, res, units, FIELD[need.aggregate])
@@ -205,7 +204,7 @@ export class VelocityView {
     const value = dimensionValue(this.request, dimension)
     const other = dimensionValue(this.request, of)
     if (value === undefined || other === undefined) return undefined
-    return this.entries.get(id(linkKey(this.scope, dimension, value, of)))?.links?.get(other)
+    return this.entries.get(linkId(this.scope, dimension, value, of))?.links?.get(other)
   }
 
   private undo: Array<() => void> = []
@@ -358,13 +357,14 @@ export class VelocityStore implements CommitHook {
       entries.set(rid, hit)
     }
     if (missing.length > 0) {
-      const values = await this.state.getMany(missing.map(rid => p.records.get(rid)!.key), this.column)
+      const keys = missing.map(keyOf)
+      const values = await this.state.getMany(keys, this.column)
       missing.forEach((rid, i) => {
         // Another event may have loaded the same record while this one waited: the cached copy wins.
         let entry = this.cache.get(rid)
         if (entry === undefined) {
-          const { key, res } = p.records.get(rid)!
-          entry = { key, res, pins: 0, ...decode(res, values[i]) }
+          const res = p.records.get(rid)!
+          entry = { key: keys[i]!, res, pins: 0, ...decode(res, values[i]) }
           this.cache.set(rid, entry)
         }
         entry.pins++
