@@ -32,6 +32,7 @@ import { decisionsView } from '../stream/decisions-view.js'
 import { ProcessorRunner, type ProcessorRuntime } from '../stream/processor.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { startTopologyThread } from './topology-thread.js'
+import { topologyThreadFor } from './topology-placement.js'
 
 export interface App extends ProcessCore {
   server: FastifyInstance
@@ -129,6 +130,8 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
 
 /** Wires the whole service of one process: core, relay, decisions materializer, topologies and HTTP API. */
 export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  mkdirSync(config.dataDir, { recursive: true })
+  const placement = topologyThreadFor(config)
   const core = await startCore(config, logger, options)
   const { state, log, topics, codec, identity, controlPlane, velocity } = core
   const decisionsTopic = topics.decisions
@@ -149,7 +152,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   // The one-process service runs every topology in process; in Kafka mode each can also run alone
   // (TOPOLOGIES=none here, `main.js topology <name>` elsewhere).
   const inProcess = options.topologies === false ? [] : config.inProcessTopologies === 'all' ? undefined : config.inProcessTopologies
-  const stopTopologies = config.topologyThread === 'worker' && inProcess?.length !== 0
+  const stopTopologies = inProcess?.length !== 0 && placement === 'worker'
     ? await startTopologyThread(config, inProcess, log, core.health, logger)
     : await core.startTopologies(inProcess)
 

@@ -1,5 +1,4 @@
 import path from 'node:path'
-import { availableParallelism } from 'node:os'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -23,7 +22,7 @@ export interface Config {
   /** Topologies the service runs in its own process: every registered one (default), none, or the named ones. */
   inProcessTopologies: 'all' | string[]
   /** Where the one-process service runs its topologies: a worker thread (off the API's event loop) or the main thread. */
-  topologyThread: 'worker' | 'main'
+  topologyThread: 'worker' | 'main' | 'auto'
   /** Port of the gRPC scoring.Scorer service (default 50051; empty disables it). */
   grpcPort: number | undefined
   /** The optional mutual-TLS listener: port, and the server certificate and key files (PEM). */
@@ -83,18 +82,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
-    topologyThread: topologyThread(env.TOPOLOGY_THREAD),
+    topologyThread: env.TOPOLOGY_THREAD === 'worker' || env.TOPOLOGY_THREAD === 'main' ? env.TOPOLOGY_THREAD : 'auto',
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }
 }
-
-/**
- * `auto` (the default): a worker thread when the machine has cores to spare for it (4 or more), else the main
- * thread: on 2 cores the worker competes with the API for the same CPU and costs more than it frees
- * (docs/benchmarks.md).
- */
-function topologyThread (value: string | undefined): 'worker' | 'main' {
-  if (value === 'worker' || value === 'main') return value
-  return availableParallelism() >= 4 ? 'worker' : 'main'
-}
-

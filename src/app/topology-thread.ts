@@ -24,19 +24,29 @@ export async function startTopologyThread (config: Config, names: string[] | und
   const stopServing = servePort(log, worker)
   let remote: HealthReport | undefined
   health.include(() => remote)
+  let stopping = false
   let stopped: () => void = () => {}
   const done = new Promise<void>(resolve => { stopped = resolve })
+  // After start, a worker that dies is a failure /healthz shows, and the batches it held are handed back.
+  const died = (error: string) => {
+    stopped()
+    if (stopping) return
+    logger.error({ error }, 'topology thread died')
+    remote = { status: 'degraded', failing: [{ component: 'topology-thread', since_ms: Date.now(), error, attempts: 1 }], dead_lettered: remote?.dead_lettered ?? {} }
+    void stopServing()
+  }
   const ready = new Promise<void>((resolve, reject) => {
     worker.on('message', (m: { op?: string, report?: HealthReport }) => {
       if (m.op === 'health') remote = m.report
       else if (m.op === 'ready') resolve()
       else if (m.op === 'stopped') stopped()
     })
-    worker.once('error', err => { logger.error({ err }, 'topology thread failed'); reject(err) })
-    worker.once('exit', code => { stopped(); reject(new Error(`topology thread exited with ${code}`)) })
+    worker.on('error', err => { reject(err); died(err.message) })
+    worker.on('exit', code => { reject(new Error(`topology thread exited with ${code}`)); died(`exited with ${code}`) })
   })
   await ready
   return async () => {
+    stopping = true
     worker.postMessage({ op: 'stop' })
     await done
     await stopServing()

@@ -43,7 +43,11 @@ export function decodingOnce (codec: DecisionCodec): DecisionCodec {
     encode: (topic, protobuf) => codec.encode(topic, protobuf),
     decode (topic, wire) {
       let hit = decoded.get(wire)
-      if (hit === undefined) decoded.set(wire, hit = codec.decode(topic, wire))
+      if (hit === undefined) {
+        decoded.set(wire, hit = codec.decode(topic, wire))
+        // A failure may be transient (a schema registry that did not answer): the next try decodes again.
+        hit.catch(() => decoded.delete(wire))
+      }
       return hit
     }
   }

@@ -39,11 +39,14 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRe
         else writes.del(op.key)
       }
       const { compiled } = await deps.rulesets.activeRuleset(scope)
+      // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
+      // records are released once it is settled, whatever happens after they were pinned.
       const view = await deps.velocity.view(scope, record.request, record.created_ms, compiled.velocityNeeds)
+      writes.append(() => view.incrementOps(), () => view.release())
       const labelled = await earlyLabel(deps.velocity, record, writes)
-      // Increments join the batch when it is handed to the committer, in the order they hit the cache.
-      writes.append(() => [...view.incrementOps(), ...labelled?.count.ops() ?? []], () => { view.release(); labelled?.count.release() })
-      if (labelled !== undefined) writes.put(labelKey(scope, record.trace_id), Buffer.from(JSON.stringify({ ...labelled.label, counted: true })))
+      if (labelled === undefined) return
+      writes.append(() => labelled.count.ops(), () => labelled.count.release())
+      writes.put(labelKey(scope, record.trace_id), Buffer.from(JSON.stringify({ ...labelled.label, counted: true })))
     }
   }
 }

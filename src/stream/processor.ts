@@ -62,24 +62,26 @@ export interface ProcessorRuntime {
   retryMs?: number
 }
 
-/** An output kept in a checkpoint until its append is known done: the offset of the record that caused it. */
-interface PendingOutput { offset: number, topic: string, key: string, partitionKey?: string, value: string, headers?: Record<string, string>, timestamp?: number }
+/** An output kept in a checkpoint until its append is known done, with the offset of the record that caused it. */
+interface PendingOutput { offset: number, topic: string, record: LogRecord }
 interface Checkpoint { offset: number, outputs: PendingOutput[] }
 
 const NO_CHECKPOINT: Checkpoint = { offset: -1, outputs: [] }
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
-const pending = (offset: number, topic: string, r: LogRecord): PendingOutput =>
-  ({ offset, topic, key: r.key, partitionKey: r.partitionKey, value: Buffer.from(r.value).toString('base64'), headers: r.headers, timestamp: r.timestamp })
-const logRecord = (o: PendingOutput): LogRecord =>
-  ({ key: o.key, partitionKey: o.partitionKey, value: Buffer.from(o.value, 'base64'), headers: o.headers, timestamp: o.timestamp })
+/** A checkpoint without pending outputs is the bare offset (the format views have always written); values in base64. */
+function encodeCheckpoint (c: Checkpoint): Buffer {
+  if (c.outputs.length === 0) return Buffer.from(String(c.offset))
+  const outputs = c.outputs.map(({ offset, topic, record: r }) => ({ offset, topic, key: r.key, partitionKey: r.partitionKey, value: Buffer.from(r.value).toString('base64'), headers: r.headers, timestamp: r.timestamp }))
+  return Buffer.from(JSON.stringify({ offset: c.offset, outputs }))
+}
 
-/** A checkpoint without pending outputs is the bare offset (the format views have always written). */
-const encodeCheckpoint = (c: Checkpoint): Buffer => Buffer.from(c.outputs.length === 0 ? String(c.offset) : JSON.stringify(c))
 function decodeCheckpoint (raw: Buffer | undefined): Checkpoint {
   if (raw === undefined) return NO_CHECKPOINT
-  const parsed = JSON.parse(raw.toString()) as number | Partial<Checkpoint>
-  return typeof parsed === 'number' ? { offset: parsed, outputs: [] } : { offset: parsed.offset ?? -1, outputs: parsed.outputs ?? [] }
+  const parsed = JSON.parse(raw.toString()) as number | { offset?: number, outputs?: Array<Omit<LogRecord, 'value'> & { offset: number, topic: string, value: string }> }
+  if (typeof parsed === 'number') return { offset: parsed, outputs: [] }
+  const outputs = (parsed.outputs ?? []).map(({ offset, topic, value, ...r }) => ({ offset, topic, record: { ...r, value: Buffer.from(value, 'base64') } }))
+  return { offset: parsed.offset ?? -1, outputs }
 }
 
 class RunningBatch<L> implements Batch<L> {
@@ -92,7 +94,7 @@ class RunningBatch<L> implements Batch<L> {
   constructor (state: StateDb, readonly local: L) { this.writes = new BatchWrites(state) }
 
   // Arrow properties: a processor may destructure them from the batch.
-  readonly emit = (topic: string, record: LogRecord): void => { this.outputs.push(pending(this.at, topic, record)) }
+  readonly emit = (topic: string, record: LogRecord): void => { this.outputs.push({ offset: this.at, topic, record }) }
   readonly afterCommit = (fn: () => void | Promise<void>): void => { this.after.push(fn) }
 }
 
@@ -268,7 +270,7 @@ export class ProcessorRunner<T, L = undefined> {
     for (const o of outputs) {
       let records = byTopic.get(o.topic)
       if (records === undefined) byTopic.set(o.topic, records = [])
-      records.push(logRecord(o))
+      records.push(o.record)
     }
     for (const [topic, records] of byTopic) {
       try {

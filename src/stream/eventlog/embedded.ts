@@ -125,7 +125,7 @@ export class EmbeddedEventLog implements EventLog {
     for (const r of appended) {
       const tail = topic.tail[r.partition]!
       tail.push(r)
-      if (tail.length > TAIL) tail.splice(0, tail.length - TAIL)
+      if (tail.length > TAIL + TAIL / 8) tail.splice(0, tail.length - TAIL)
     }
     for (const group of this.groups.values()) for (const m of group.members) m.wake()
   }

@@ -101,7 +101,7 @@ export class PortEventLog implements EventLog {
   private readonly handlers = new Map<number, SubscribeOptions['onBatch']>()
 
   constructor (readonly kind: EventLog['kind'], private readonly port: Endpoint) {
-    port.on('message', (m: Reply) => { void this.receive(m) })
+    port.on('message', (m: Reply | { op?: string }) => { void this.receive(m as Reply) })
   }
 
   private async receive (m: Reply): Promise<void> {
@@ -112,6 +112,7 @@ export class PortEventLog implements EventLog {
       else call?.reject(fromWire(m.error, call.topic))
       return
     }
+    if (m.op !== 'batch') return // the worker host's own messages share the port
     const handler = this.handlers.get(m.sid)
     try {
       if (handler === undefined) throw new Error('subscription closed')
