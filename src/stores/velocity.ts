@@ -125,13 +125,19 @@ function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: 
   return { records, tracked, pairs }
 }
 
-/** Applies one event's increments to its loaded records; `undo` (when given) collects how to take them back. */
-function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, eventTimeMs: number, amount: number, undo?: Array<() => void>): void {
+/**
+ * Applies one event's increments to its loaded records and returns the records it changed (the others were
+ * loaded only to be read); `undo` (when given) collects how to take the increments back.
+ */
+function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, eventTimeMs: number, amount: number, undo?: Array<() => void>): Entry[] {
+  const changed: Entry[] = []
   for (const [dim, value] of plan.tracked) {
     for (const res of RESOLUTIONS) {
       const unit = unitOf(eventTimeMs, res)
       const chunk = chunkOf(unit, res)
-      const counters = entries.get(counterId(scope, dim, value, res, chunk))!.counters!
+      const entry = entries.get(counterId(scope, dim, value, res, chunk))!
+      changed.push(entry)
+      const counters = entry.counters!
       const slot = (unit - chunk * SLOTS[res]) * FIELDS
       counters[slot]! += 1
       counters[slot + 1]! += amount
@@ -140,7 +146,9 @@ function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, event
     }
   }
   for (const [dim, value, of, other] of plan.pairs) {
-    const links = entries.get(linkId(scope, dim, value, of))!.links!
+    const entry = entries.get(linkId(scope, dim, value, of))!
+    changed.push(entry)
+    const links = entry.links!
     const before = links.get(other)
     const seen = Math.max(before ?? 0, eventTimeMs)
     links.set(other, seen)
@@ -155,6 +163,7 @@ function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, event
       links.delete(oldest!)
     }
   }
+  return changed
 }
 
 /** The records one event touches, loaded and pinned. */
@@ -215,8 +224,8 @@ export class VelocityView {
    * revert() takes the increments back.
    */
   incrementOps (): WriteOp[] {
-    increment(this.entries, this.plan, this.scope, this.eventTimeMs, this.request.amount ?? 0, this.undo)
-    this.journalOp = this.store.journal({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: this.request.amount ?? 0, tracked: this.plan.tracked, pairs: this.plan.pairs }, this.entries)
+    const changed = increment(this.entries, this.plan, this.scope, this.eventTimeMs, this.request.amount ?? 0, this.undo)
+    this.journalOp = this.store.journal({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: this.request.amount ?? 0, tracked: this.plan.tracked, pairs: this.plan.pairs }, changed)
     return [this.journalOp]
   }
 
@@ -274,8 +283,8 @@ export class VelocityStore implements CommitHook {
       const j = JSON.parse(value.toString()) as JournalEntry
       const p = journalPlan(j)
       const entries = await store.load(p)
-      increment(entries, p, { tenant: j.tenant, mode: j.mode }, j.t, j.a)
-      for (const e of entries.values()) { e.pins--; store.dirty.add(e) }
+      for (const e of increment(entries, p, { tenant: j.tenant, mode: j.mode }, j.t, j.a)) store.dirty.add(e)
+      for (const e of entries.values()) e.pins--
       store.journalled.push(key)
     }
     await store.flush()
@@ -287,8 +296,8 @@ export class VelocityStore implements CommitHook {
   }
 
   /** The journal entry of one event's increments, pending until its write is durable. */
-  journal (entry: JournalEntry, entries: Map<string, Entry>): WriteOp {
-    for (const e of entries.values()) this.dirty.add(e)
+  journal (entry: JournalEntry, changed: Entry[]): WriteOp {
+    for (const e of changed) this.dirty.add(e)
     const op: WriteOp = { type: 'put', key: stateKey(TAG.velocityJournal, this.boot, String(this.seq++).padStart(12, '0')), value: Buffer.from(JSON.stringify(entry)) }
     this.pending.add(op)
     return op

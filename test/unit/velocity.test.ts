@@ -131,6 +131,19 @@ describe('velocity write-back', () => {
     await state.close()
   })
 
+  it('writes back only the records an event changed, not those it loaded to read a window', async () => {
+    const { state } = await open()
+    const store = new VelocityStore(state, { flushIntervalMs: 0 })
+    // At 11:00:30 the 1 h window reads the minute records of hours 10 and 11; the event increments hour 11's.
+    await record(state, store, T0 + MIN)
+    const minuteRecords: string[] = []
+    for await (const [key] of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) {
+      if (key.toString().includes('\u0000user\u0000u\u0000m\u0000')) minuteRecords.push(key.toString().split('\u0000').at(-1)!)
+    }
+    expect(minuteRecords).toEqual([String(Math.floor((T0 + MIN) / HOUR))])
+    await state.close()
+  })
+
   it('after a crash, gives every entity the counts of a run without the crash', async () => {
     const dirs = [path.join(tempDir(), 'state'), path.join(tempDir(), 'state')]
     // One store flushes at every commit, the other never does before the "crash" (closing without a flush).
