@@ -17,20 +17,38 @@ const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.
 const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
 const SEP = '\u0000'
 
+/**
+ * The graph nodes a batch has read or changed: each read from the store once, changed in place by the
+ * batch's decisions in order, and written once when the batch ends.
+ */
+class BatchGraph {
+  private readonly nodes = new Map<string, { key: Buffer, links: Links, changed: boolean }>()
+
+  async node (writes: BatchWrites, key: Buffer): Promise<{ links: Links, changed: boolean }> {
+    const id = key.toString('latin1')
+    let node = this.nodes.get(id)
+    if (node === undefined) {
+      const raw = await writes.get(key)
+      node = { key, links: raw === undefined ? {} : JSON.parse(raw.toString()) as Links, changed: false }
+      this.nodes.set(id, node)
+    }
+    return node
+  }
+
+  write (writes: BatchWrites): void {
+    for (const node of this.nodes.values()) if (node.changed) writes.put(node.key, Buffer.from(JSON.stringify(node.links)))
+  }
+}
+
 /** The graph nodes one decision reads and writes, loaded before the (synchronous) check runs. */
 class GraphSlice implements LinkGraph {
-  private readonly nodes = new Map<string, Links>()
-  constructor (private readonly scope: Scope, private readonly writes: BatchWrites, private readonly nowMs: number) {}
+  private readonly nodes = new Map<string, { links: Links, changed: boolean }>()
+  constructor (private readonly scope: Scope, private readonly graph: BatchGraph, private readonly writes: BatchWrites, private readonly nowMs: number) {}
 
   private async node (key: Buffer): Promise<Links> {
-    const id = key.toString('latin1')
-    let links = this.nodes.get(id)
-    if (links === undefined) {
-      const raw = await this.writes.get(key)
-      links = raw === undefined ? {} : JSON.parse(raw.toString()) as Links
-      this.nodes.set(id, links)
-    }
-    return links
+    const node = await this.graph.node(this.writes, key)
+    this.nodes.set(key.toString('latin1'), node)
+    return node.links
   }
 
   private live (links: Links | undefined): string[] {
@@ -54,29 +72,33 @@ class GraphSlice implements LinkGraph {
   }
 
   usersOf (kind: LinkKind, value: string): string[] {
-    return this.live(this.nodes.get(identifierKey(this.scope, kind, value).toString('latin1')))
+    return this.live(this.nodes.get(identifierKey(this.scope, kind, value).toString('latin1'))?.links)
   }
 
   identifiersOf (user: string): Array<[LinkKind, string]> {
-    return this.live(this.nodes.get(userKey(this.scope, user).toString('latin1'))).map(l => l.split(SEP) as [LinkKind, string])
+    return this.live(this.nodes.get(userKey(this.scope, user).toString('latin1'))?.links).map(l => l.split(SEP) as [LinkKind, string])
   }
 
   /** Adds the decision's links (after the check: it describes the graph before the event). */
-  link (request: TransactionRecord['request'], atMs: number): void {
+  async link (request: TransactionRecord['request'], atMs: number): Promise<void> {
     const user = request.user_id
     if (user === undefined) return
-    const put = (key: Buffer, member: string) => {
-      const links = this.nodes.get(key.toString('latin1')) ?? {}
-      links[member] = Math.max(links[member] ?? 0, atMs)
-      const kept = Object.entries(links).sort((a, b) => b[1] - a[1]).slice(0, LINKS_KEPT)
-      this.writes.put(key, Buffer.from(JSON.stringify(Object.fromEntries(kept))))
-      this.nodes.set(key.toString('latin1'), Object.fromEntries(kept))
+    const put = async (key: Buffer, member: string) => {
+      const node = await this.graph.node(this.writes, key)
+      node.links[member] = Math.max(node.links[member] ?? 0, atMs)
+      node.changed = true
+      const size = Object.keys(node.links).length
+      if (size <= LINKS_KEPT) return
+      // The most recent LINKS_KEPT stay.
+      const kept = Object.entries(node.links).sort((a, b) => b[1] - a[1]).slice(0, LINKS_KEPT)
+      for (const k of Object.keys(node.links)) delete node.links[k]
+      Object.assign(node.links, Object.fromEntries(kept))
     }
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
       if (value === undefined) continue
-      put(identifierKey(this.scope, kind, value), user)
-      put(userKey(this.scope, user), `${kind}${SEP}${value}`)
+      await put(identifierKey(this.scope, kind, value), user)
+      await put(userKey(this.scope, user), `${kind}${SEP}${value}`)
     }
   }
 }
@@ -106,15 +128,17 @@ export const asyncScorer: Topology = {
       group: `${ctx.topics.prefix}async-scorer`,
       topics: [ctx.topics.decisions],
       checkpoint: ['async-scorer'],
+      local: () => new BatchGraph(),
       decode: record => ctx.codec.decode(record.topic, record.value),
       async process (d: TransactionRecord, _record, batch) {
         if (d.request.user_id === undefined) return
-        const graph = new GraphSlice(scopeOf(d), batch.writes, d.created_ms)
-        await graph.load(d.request)
-        const report = linkAnalysis(d.request, d.features, graph)
-        graph.link(d.request, d.created_ms)
+        const slice = new GraphSlice(scopeOf(d), batch.local, batch.writes, d.created_ms)
+        await slice.load(d.request)
+        const report = linkAnalysis(d.request, d.features, slice)
+        await slice.link(d.request, d.created_ms)
         if (report !== undefined && report.linked_users > 0) batch.emit(ctx.topics.events, eventRecord(d.tenant_id, scoreAsyncEvent(d, report)))
-      }
-    } satisfies Processor<TransactionRecord>]
+      },
+      endBatch: ({ local, writes }) => local.write(writes)
+    } satisfies Processor<TransactionRecord, BatchGraph>]
   })
 }
