@@ -2,7 +2,12 @@
 const SEP = '\u0000'
 
 export function stateKey (tag: string, ...parts: string[]): Buffer {
-  return Buffer.from(tag + SEP + parts.join(SEP))
+  return Buffer.from(stateId(tag, ...parts))
+}
+
+/** The text of a state key (its bytes are this text in UTF-8): for in-memory lookups that need no bytes. */
+export function stateId (tag: string, ...parts: string[]): string {
+  return tag + SEP + parts.join(SEP)
 }
 
 /** [prefix, end) covering every key that starts with these parts. */

@@ -1,7 +1,7 @@
 import type { Features, ScoreRequest } from '../domain/decision/types.js'
 import { scan, type CommitHook, type WriteOp } from './rocks.js'
 import type { Scope } from '../domain/scope.js'
-import { prefixRange, stateKey, TAG } from './keys.js'
+import { prefixRange, stateId, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
 
@@ -42,14 +42,13 @@ const unitOf = (ms: number, res: Resolution) => Math.floor(ms / UNIT_MS[res])
 const chunkOf = (unit: number, res: Resolution) => Math.floor(unit / SLOTS[res])
 
 /**
- * A record's id: the text of its state key (stateKey(TAG.velocity, ...) is the same text as bytes). Lookups
- * use the text; the key bytes are made only for records read from or written to the store.
+ * A record's id: the text of its state key (stateId). Lookups use the text; the key bytes are made only for
+ * records read from or written to the store.
  */
-const SEP = '\u0000'
 const counterId = (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): string =>
-  TAG.velocity + SEP + scope.tenant + SEP + scope.mode + SEP + dim + SEP + value + SEP + res + SEP + chunk
+  stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, res, String(chunk))
 const linkId = (scope: Scope, dim: string, value: string, of: string): string =>
-  TAG.velocity + SEP + scope.tenant + SEP + scope.mode + SEP + dim + SEP + value + SEP + 'x' + SEP + of
+  stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
 const keyOf = (rid: string): Buffer => Buffer.from(rid)
 
 /** The counter records of the `span` units of `res` ending with the event's. */

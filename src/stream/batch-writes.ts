@@ -19,6 +19,14 @@ export class BatchWrites implements StoreWrites {
   put (key: Buffer, value: Buffer): void { this.pending.set(key.toString('latin1'), value) }
   del (key: Buffer): void { this.pending.set(key.toString('latin1'), null) }
 
+  /** Puts and deletes made as write ops elsewhere (a store's own op builders). */
+  apply (ops: readonly WriteOp[]): void {
+    for (const op of ops) {
+      if (op.type === 'put') this.put(op.key, op.value)
+      else this.del(op.key)
+    }
+  }
+
   /**
    * Ops made elsewhere (velocity increments), written in the same batch. `ops` runs when the batch is handed to
    * the committer, with no await in between (increments reach the store in the order they hit its cache);

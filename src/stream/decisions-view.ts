@@ -34,10 +34,7 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRe
     async process (record, _consumed, { writes }) {
       const scope = scopeOf(record)
       if (await writes.get(transactionKey(scope, record.trace_id)) !== undefined) return
-      for (const op of decisionRecordOps(record, false)) {
-        if (op.type === 'put') writes.put(op.key, op.value)
-        else writes.del(op.key)
-      }
+      writes.apply(decisionRecordOps(record, false))
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.

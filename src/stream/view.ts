@@ -8,8 +8,6 @@ import { ProcessorRunner, type ProcessorRuntime } from './processor.js'
  * [id, result] pairs for writers waiting on `expect(id)` (a command or change they appended).
  */
 export interface Materialization<T, R> {
-  /** Runs before each batch (e.g. wait until a view this one reads is caught up). */
-  beforeBatch?(): Promise<void>
   decode(value: Buffer): T
   apply(value: T, record: ConsumedRecord, writes: BatchWrites): Promise<Array<[string, R]>>
 }
@@ -29,7 +27,6 @@ export class View<T, R> {
       group,
       topics: [topic],
       checkpoint: [],
-      beforeBatch: how.beforeBatch,
       decode: record => how.decode(record.value),
       process: async (value, record, batch) => {
         const results = await how.apply(value, record, batch.writes)

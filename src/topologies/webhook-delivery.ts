@@ -42,10 +42,7 @@ export const webhookDelivery: Topology = {
             status: 'pending', attempts: [], next_attempt_ms: now, created_ms: now, replay_of: record.headers[REPLAY_HEADERS.of] ?? null, version: 1
           }
           // The state and its due entry come from the one function the dispatcher records attempts with.
-          for (const op of saveOps(delivery, undefined)) {
-            if (op.type === 'put') writes.put(op.key, op.value)
-            else writes.del(op.key)
-          }
+          writes.apply(saveOps(delivery, undefined))
         }
       }
     }
