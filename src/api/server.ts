@@ -49,7 +49,7 @@ export interface ServerDeps {
   service: ScoringService
   /** Shared by every listener of the process, so a key's budget is one per instance. */
   limiter: RateLimiter
-  health: () => Record<string, unknown>
+  health: () => Promise<Record<string, unknown>>
 }
 
 export interface ListenerOptions {

@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { SchemaRegistryClient } from '@confluentinc/schemaregistry'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../services/core.js'
 import type { Logger } from 'pino'
@@ -65,9 +64,10 @@ export async function openEventLog (config: Config, logger: Logger): Promise<Eve
   return EmbeddedEventLog.open(path.join(config.dataDir, 'log'))
 }
 
-export function decisionCodec (config: Config): DecisionCodec {
+export async function decisionCodec (config: Config): Promise<DecisionCodec> {
   if (config.schemaRegistryUrl === undefined) return plainProtobufCodec
-  return schemaRegistryCodec(new SchemaRegistryClient({ baseURLs: [config.schemaRegistryUrl] }))
+  const { SchemaRegistryClient } = await import('@confluentinc/schemaregistry')
+  return await schemaRegistryCodec(new SchemaRegistryClient({ baseURLs: [config.schemaRegistryUrl] }))
 }
 
 /** A process's core as the composition root holds it: the shared Core plus its configuration and lifecycle. */
@@ -97,7 +97,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const log = options.log ?? await openEventLog(config, logger)
   const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters }
   await ensureServiceTopics(log, config)
-  const codec = decodingOnce(options.codec ?? decisionCodec(config))
+  const codec = decodingOnce(options.codec ?? await decisionCodec(config))
   const origin = identity.originId
   const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
   const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs })
@@ -160,7 +160,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     core,
     service,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
-    health: () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed })
+    health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await log.lag?.() ?? {} })
   }
   const server = await buildServer(deps)
   let address: string | undefined

@@ -5,13 +5,20 @@ export type WriteOp =
   | { type: 'put'; key: Buffer; value: Buffer; column?: unknown }
   | { type: 'del'; key: Buffer; column?: unknown }
 
-/** Per-column RocksDB options (none needed yet beyond the defaults). */
-export type ColumnOptions = Record<string, never>
+/**
+ * The memory of one column family: its memtables (`memtableMb`: four write buffers of a quarter each, flushed
+ * two at a time, level compaction) and its block cache (`cacheMb`). RocksDB's defaults (64 MB write buffers,
+ * 8 MB cache) would hold hundreds of MB of memtables across the stores under load.
+ */
+export interface ColumnOptions { memtableMb: number, cacheMb: number }
+
+const columnSettings = (o: ColumnOptions) => ({ compaction: 'level', memtableMemoryBudget: o.memtableMb << 20, cacheSize: o.cacheMb << 20 })
 
 /** Opens (creating if missing) a RocksDB database with buffer keys and values and the given column families. */
-export async function openRocks (location: string, columns: Record<string, ColumnOptions> = {}): Promise<RocksLevel> {
+export async function openRocks (location: string, main: ColumnOptions, columns: Record<string, ColumnOptions> = {}): Promise<RocksLevel> {
   const db = new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' } as never)
-  await db.open({ createIfMissing: true, columns: { default: {}, ...columns } } as never)
+  const settings = Object.fromEntries(Object.entries({ default: main, ...columns }).map(([name, o]) => [name, columnSettings(o)]))
+  await db.open({ createIfMissing: true, columns: settings } as never)
   return db
 }
 

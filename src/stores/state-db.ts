@@ -12,7 +12,7 @@ export interface StateDb {
 }
 
 export async function openStateDb (location: string): Promise<StateDb> {
-  const db = await openRocks(location, { velocity: {} })
+  const db = await openRocks(location, { memtableMb: 32, cacheMb: 32 }, { velocity: { memtableMb: 16, cacheMb: 32 } })
   const velocity = (db.columns as Record<string, unknown>).velocity
   // Point reads run synchronously: from the memtable or block cache a multi-get takes ~10 us, while the
   // thread-pool round trip of the async variant costs ~200 us per call (measured, see README).

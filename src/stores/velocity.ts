@@ -92,8 +92,8 @@ interface Plan {
   pairs: Array<[string, string, string, string]>
 }
 
-/** Every record the features of `needs` and the event's increments touch. */
-function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Plan {
+/** Every record the event's increments touch and, with `windows`, those the features of `needs` read. */
+function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[], windows = true): Plan {
   const records: Plan['records'] = new Map()
   const dims = new Set<string>(BUILT_IN_DIMENSIONS)
   for (const n of needs) dims.add(n.dimension)
@@ -105,7 +105,7 @@ function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: 
     if (counted) tracked.push([dim, value])
     for (const res of RESOLUTIONS) {
       let span = counted ? 1 : 0
-      for (const n of needs) if (n.dimension === dim && n.aggregate !== 'distinct' && WINDOWS[n.window].res === res) span = Math.max(span, WINDOWS[n.window].units)
+      if (windows) for (const n of needs) if (n.dimension === dim && n.aggregate !== 'distinct' && WINDOWS[n.window].res === res) span = Math.max(span, WINDOWS[n.window].units)
       addCounterRecords(records, scope, dim, value, res, eventTimeMs, span)
     }
   }
@@ -264,6 +264,7 @@ export class VelocityStore implements CommitHook {
   private readonly flushIntervalMs: number
   private lastFlushMs = Date.now()
   private forced = false
+  private trimBlocked = false
   private flushing: { entries: Entry[], pending: Set<WriteOp> } | undefined
   private readonly boot = String(Date.now()).padStart(15, '0')
   private seq = 0
@@ -289,6 +290,9 @@ export class VelocityStore implements CommitHook {
     await store.flush()
     return store
   }
+
+  /** Records held in memory (pinned, dirty or cached). */
+  get cachedRecords (): number { return this.cache.size }
 
   get column (): unknown {
     return this.state.velocity
@@ -340,12 +344,22 @@ export class VelocityStore implements CommitHook {
     this.journalled = []
     this.forced = false
     this.lastFlushMs = Date.now()
+    this.trimBlocked = false
     this.trim()
   }
 
   /** Loads (and pins) every record the needs' features and the event's increments touch. */
   async view (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
     const p = plan(scope, request, eventTimeMs, needs)
+    return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, needs)
+  }
+
+  /**
+   * A view that only counts the event (another instance's decision, materialized): it loads the records the
+   * increments touch, not the windows features would read, so its features() must not be called.
+   */
+  async incrementView (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
+    const p = plan(scope, request, eventTimeMs, needs, false)
     return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, needs)
   }
 
@@ -382,13 +396,20 @@ export class VelocityStore implements CommitHook {
     return entries
   }
 
-  /** Evicts unpinned records, oldest first, down to the bound. */
+  /**
+   * Evicts unpinned clean records, oldest first, down to the bound once the cache is a tenth over it. A record
+   * that must stay (pinned or dirty) moves to the back, so the next pass does not walk over it again.
+   */
   trim (): void {
-    if (this.cache.size <= this.maxCached) return
+    if (this.trimBlocked || this.cache.size <= this.maxCached * 1.1) return
+    let walk = this.cache.size
     for (const [rid, e] of this.cache) {
-      if (this.cache.size <= this.maxCached) break
-      if (e.pins === 0 && !this.dirty.has(e)) this.cache.delete(rid)
+      if (this.cache.size <= this.maxCached || walk-- === 0) break
+      this.cache.delete(rid)
+      if (e.pins > 0 || this.dirty.has(e)) this.cache.set(rid, e)
     }
+    // Nearly everything must stay until the next flush: walking again before it would find the same.
+    this.trimBlocked = this.cache.size > this.maxCached * 1.1
   }
 }
 

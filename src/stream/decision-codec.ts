@@ -1,5 +1,5 @@
 import { createMutableRegistry, fromBinary } from '@bufbuild/protobuf'
-import { ProtobufDeserializer, ProtobufSerializer, SerdeType, type Client } from '@confluentinc/schemaregistry'
+import type { Client } from '@confluentinc/schemaregistry'
 import { DecisionRecordedSchema, file_fraud_v1_events } from '../gen/fraud/v1/events_pb.js'
 import { type TransactionRecord, decodeEvent, fromEvent } from '../domain/records/decisions.js'
 
@@ -20,7 +20,9 @@ export const plainProtobufCodec: DecisionCodec = {
   decode: async (_topic, wire) => decodeEvent(wire)
 }
 
-export function schemaRegistryCodec (client: Client): DecisionCodec {
+/** Loaded only when a registry is configured: the library and its KMS clients cost ~40 MB of heap and a second to load. */
+export async function schemaRegistryCodec (client: Client): Promise<DecisionCodec> {
+  const { ProtobufDeserializer, ProtobufSerializer, SerdeType } = await import('@confluentinc/schemaregistry')
   const registry = createMutableRegistry(file_fraud_v1_events)
   const serializer = new ProtobufSerializer(client, SerdeType.VALUE, { autoRegisterSchemas: true, registry })
   const deserializer = new ProtobufDeserializer(client, SerdeType.VALUE, {})

@@ -21,6 +21,9 @@ export function topicNames (config: { topicPrefix: string }) {
     clientCas: `${p}client-cas`,
     signals: `${p}signals`,
     models: `${p}models`,
+    /** Repartition topics (stream/repartition.ts): decisions, and decisions with labels, partitioned by tenant. */
+    asyncScorerByTenant: `${p}async-scorer-by-tenant`,
+    feedbackByTenant: `${p}feedback-by-tenant`,
     /** Records no consumer (or the outbox relay) could process, with source and reason in their headers. */
     deadLetters: `${p}dead-letters`
   }
@@ -47,6 +50,8 @@ export async function ensureServiceTopics (log: EventLog, config: { topicPrefix:
     { name: t.clientCas, partitions: 1, compacted: true },
     { name: t.signals, partitions: 3, compacted: true },
     { name: t.models, partitions: 3 },
+    { name: t.asyncScorerByTenant, partitions: config.decisionsPartitions },
+    { name: t.feedbackByTenant, partitions: config.decisionsPartitions },
     { name: t.deadLetters, partitions: 3 }
   ])
 }

@@ -7,6 +7,7 @@ import { dimensionValue } from '../domain/features/velocity-spec.js'
 import type { Topology } from './index.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
+import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000
@@ -119,26 +120,33 @@ export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<Retur
  * came after, so the check would describe another graph (new events for decisions that had none, different
  * ones under the same id). Its event, kept with the checkpoint, is appended again as it was: at worst the
  * same event (same id and content) twice on the topic, never a changed or an extra one.
+ *
+ * A check reads two hops of its tenant's graph, so a tenant's graph has one owner: decisions come through
+ * the `async-scorer-by-tenant` repartition topic on Kafka (stream/repartition.ts), and N instances give the
+ * results of one. A copy the repartition stage appended twice is analysed once.
  */
 export const asyncScorer: Topology = {
   name: 'async-scorer',
   description: 'score.async events from link analysis (shared devices, emails, cards, IPs) on the decisions stream',
-  build: ctx => ({
-    processors: [{
-      group: `${ctx.topics.prefix}async-scorer`,
-      topics: [ctx.topics.decisions],
+  build: ctx => {
+    const { topics } = ctx
+    const group = `${topics.prefix}async-scorer`
+    // A tenant's graph has one owner: decisions reach the scorer by tenant.
+    const scorer: Omit<Processor<TransactionRecord, BatchGraph>, 'topics'> = {
+      group,
       checkpoint: ['async-scorer'],
       local: () => new BatchGraph(),
-      decode: record => ctx.codec.decode(record.topic, record.value),
-      async process (d: TransactionRecord, _record, batch) {
-        if (d.request.user_id === undefined) return
+      decode: record => ctx.codec.decode(sourceTopic(record), record.value),
+      async process (d, record, batch) {
+        if (d.request.user_id === undefined || !await firstCopy(record, batch, group)) return
         const slice = new GraphSlice(scopeOf(d), batch.local, batch.writes, d.created_ms)
         await slice.load(d.request)
         const report = linkAnalysis(d.request, d.features, slice)
         await slice.link(d.request, d.created_ms)
-        if (report !== undefined && report.linked_users > 0) batch.emit(ctx.topics.events, eventRecord(d.tenant_id, scoreAsyncEvent(d, report)))
+        if (report !== undefined && report.linked_users > 0) batch.emit(topics.events, eventRecord(d.tenant_id, scoreAsyncEvent(d, report)))
       },
       endBatch: ({ local, writes }) => local.write(writes)
-    } satisfies Processor<TransactionRecord, BatchGraph>]
-  })
+    }
+    return { processors: byTenant(ctx.log, `${topics.prefix}async-scorer-repartition`, [topics.decisions], topics.asyncScorerByTenant, scorer) }
+  }
 }

@@ -4,11 +4,13 @@ import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Batch, Processor } from '../stream/processor.js'
+import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
 import { scan } from '../stores/rocks.js'
 import type { Topology } from './index.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { decodeLabel, type FeedbackLabel } from '../domain/records/feedback.js'
 import { type ModelRecord, modelRecord } from '../domain/records/models.js'
+import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
 const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */
 const ROW_RETENTION_MS = 90 * DAY_MS
@@ -28,10 +30,18 @@ const rowKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'r', ...scopeP
 const pendingKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'p', ...scopeParts(s), trace)
 /** Due index: (scope, due time, trace, phase): phase m = matures (learn as legitimate unless labelled), x = row expires. */
 const dueKey = (s: Scope, dueMs: number, trace: string, phase: 'm' | 'x') => stateKey(TAG.learner, 'd', ...scopeParts(s), String(dueMs).padStart(15, '0'), trace, phase)
+/** Where the due index of a scope is still to be read: entries before it were handled (and deleted). */
+const dueFromKey = (s: Scope) => stateKey(TAG.learner, 'f', ...scopeParts(s))
 const json = (v: unknown) => Buffer.from(JSON.stringify(v))
 
+/**
+ * A scope's learner and the due time its due index is read from, so each read seeks past the entries already
+ * handled instead of stepping over their deletions (which a scan from the start of the index would do).
+ */
+interface OpenLearner { scope: Scope, s: LearnerState, dueFromMs: number, addedMinDueMs: number }
+
 /** The learners a batch opened, by scope id: loaded from the store, written back at the end of the batch. */
-type Learners = Map<string, { scope: Scope, s: LearnerState }>
+type Learners = Map<string, OpenLearner>
 
 /**
  * The `feedback` topology: online learning per tenant and mode. It reads the decisions stream (each decision's
@@ -40,8 +50,9 @@ type Learners = Map<string, { scope: Scope, s: LearnerState }>
  * the decisions' event-time watermark) is learned as legitimate; a chargeback after that is learned as fraud.
  * Every MODEL_PUBLISH_INTERVAL_MS (a punctuation), a tenant whose model changed gets a new version on the
  * `models` topic, which every instance applies. Learners, rows and offsets commit in one batch per consumed
- * batch, so a restart neither loses nor repeats a step. One instance per deployment: the model of a tenant
- * has one writer.
+ * batch, so a restart neither loses nor repeats a step. The model of a tenant has one writer: decisions and
+ * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (stream/repartition.ts), so
+ * one instance owns all of a tenant's rows and its learner however many share the group.
  */
 export const feedbackTrainer: Topology = {
   name: 'feedback',
@@ -55,7 +66,8 @@ export const feedbackTrainer: Topology = {
       if (l === undefined) {
         const raw = await writes.get(learnerKey(scope))
         const active = ctx.models.record(scope)
-        l = { scope, s: raw !== undefined ? JSON.parse(raw.toString()) as LearnerState : newLearner(ctx.models.model(scope), active?.trained ?? 0) }
+        const dueFrom = await writes.get(dueFromKey(scope))
+        l = { scope, s: raw !== undefined ? JSON.parse(raw.toString()) as LearnerState : newLearner(ctx.models.model(scope), active?.trained ?? 0), dueFromMs: dueFrom === undefined ? 0 : Number(dueFrom.toString()), addedMinDueMs: Infinity }
         local.set(scopeId(scope), l)
       }
       return l
@@ -73,7 +85,7 @@ export const feedbackTrainer: Topology = {
         writes.del(pendingKey(scope, d.trace_id))
       }
       writes.put(rowKey(scope, d.trace_id), json(row))
-      writes.put(dueKey(scope, d.created_ms + maturityMs, d.trace_id, 'm'), Buffer.alloc(0))
+      addDue(l, writes, d.created_ms + maturityMs, d.trace_id, 'm')
       l.s.watermarkMs = Math.max(l.s.watermarkMs, d.created_ms)
     }
 
@@ -89,9 +101,18 @@ export const feedbackTrainer: Topology = {
       writes.put(rowKey(scope, label.trace_id), json(row))
     }
 
+    /** An entry of the due index; one due before where the index is read from moves that point back. */
+    const addDue = (l: OpenLearner, writes: BatchWrites, dueMs: number, trace: string, phase: 'm' | 'x') => {
+      writes.put(dueKey(l.scope, dueMs, trace, phase), Buffer.alloc(0))
+      l.dueFromMs = Math.min(l.dueFromMs, dueMs)
+      l.addedMinDueMs = Math.min(l.addedMinDueMs, dueMs)
+    }
+
     /** Learns matured unlabelled decisions as legitimate and drops expired rows, up to the watermark. */
-    const mature = async ({ scope, s }: { scope: Scope, s: LearnerState }, writes: BatchWrites) => {
-      const gte = stateKey(TAG.learner, 'd', ...scopeParts(scope), '')
+    const mature = async (l: OpenLearner, writes: BatchWrites) => {
+      const { scope, s } = l
+      if (l.dueFromMs > s.watermarkMs) return
+      const gte = dueKey(scope, l.dueFromMs, '', 'm')
       const lt = dueKey(scope, s.watermarkMs + 1, '', 'm')
       for await (const [key] of scan(ctx.state.db, gte, lt)) {
         const [, , , , due, trace, phase] = key.toString().split('\u0000')
@@ -105,8 +126,10 @@ export const feedbackTrainer: Topology = {
           teach(s, row, 0)
           writes.put(rk, json(row))
         }
-        writes.put(dueKey(scope, Number(due) + ROW_RETENTION_MS, trace!, 'x'), Buffer.alloc(0))
+        addDue(l, writes, Number(due) + ROW_RETENTION_MS, trace!, 'x')
       }
+      // Entries this batch added are not in the store the scan read: the next read starts at the earliest of them.
+      l.dueFromMs = Math.min(s.watermarkMs + 1, l.addedMinDueMs)
     }
 
     /** A new version for every tenant that learned something since its last one. */
@@ -125,21 +148,26 @@ export const feedbackTrainer: Topology = {
       }
     }
 
-    const trainer: Processor<TransactionRecord | FeedbackLabel, Learners> = {
-      group: `${topics.prefix}feedback-trainer`,
-      topics: [topics.decisions, topics.feedback],
+    const group = `${topics.prefix}feedback-trainer`
+    const isDecision = (r: ConsumedRecord) => sourceTopic(r) === topics.decisions
+    const trainer: Omit<Processor<TransactionRecord | FeedbackLabel, Learners>, 'topics'> = {
+      group,
       checkpoint: ['feedback-trainer'],
       local: () => new Map(),
-      decode: r => r.topic === topics.decisions ? ctx.codec.decode(r.topic, r.value) : decodeLabel(r.value),
-      process: (value, record, batch) => record.topic === topics.decisions ? onDecision(value as TransactionRecord, batch) : onLabel(value as FeedbackLabel, batch),
+      decode: r => isDecision(r) ? ctx.codec.decode(sourceTopic(r), r.value) : decodeLabel(r.value),
+      async process (value, record, batch) {
+        if (!await firstCopy(record, batch, group)) return
+        await (isDecision(record) ? onDecision(value as TransactionRecord, batch) : onLabel(value as FeedbackLabel, batch))
+      },
       async endBatch ({ writes, local }) {
         for (const l of local.values()) {
           await mature(l, writes)
           writes.put(learnerKey(l.scope), json(l.s))
+          writes.put(dueFromKey(l.scope), Buffer.from(String(l.dueFromMs)))
         }
       },
       punctuation: { everyMs: config.modelPublishIntervalMs, run: publish }
     }
-    return { processors: [trainer] }
+    return { processors: byTenant(ctx.log, `${topics.prefix}feedback-repartition`, [topics.decisions, topics.feedback], topics.feedbackByTenant, trainer) }
   }
 }

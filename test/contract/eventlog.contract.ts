@@ -144,6 +144,33 @@ export function eventLogContract (transport: string, fixture: EventLogFixture): 
       for (const r of got) expect(r.offset).toBeLessThan(ends[r.partition]!)
     })
 
+    it('reports per group the records appended to its topics that it has not committed', async () => {
+      const log = await open()
+      const topic = fixture.name('lag')
+      await log.ensureTopics([{ name: topic, partitions: 2 }])
+      const group = fixture.name('g')
+      let hold = true
+      let handled = 0
+      const sub = await log.subscribe({
+        group,
+        topics: [topic],
+        onBatch: async batch => {
+          if (hold) throw new Error('not yet')
+          handled += batch.length
+        }
+      })
+      await log.append(topic, [...records('a', 3, () => 'same'), ...records('b', 2, () => 'other')])
+      expect((await log.lag!())[group]).toBe(5)
+      hold = false
+      const deadline = Date.now() + 30000
+      while ((await log.lag!())[group] !== 0) {
+        if (Date.now() > deadline) throw new Error(`lag still ${(await log.lag!())[group]}`)
+        await new Promise(resolve => setTimeout(resolve, 50))
+      }
+      expect(handled).toBeGreaterThanOrEqual(5)
+      await sub.close()
+    })
+
     it('starts a new group at the end when fromBeginning is false', async () => {
       const log = await open()
       const topic = fixture.name('latest')

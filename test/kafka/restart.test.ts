@@ -30,11 +30,21 @@ async function scorePair (api: App, name: string): Promise<string[]> {
 
 const scoreAsync = (events: ServiceEvent[], traces: string[]) => events.filter(e => e.type === 'score.async' && traces.includes(e.data.trace_id as string))
 
-/** Everything the async-scorer group read it has also appended: its committed offsets reached the end of the decisions. */
-async function scorerCaughtUp (admin: Admin, prefix: string, decisions: string): Promise<true | undefined> {
-  const ends = await admin.fetchTopicOffsets(decisions)
-  const [committed] = await admin.fetchOffsets({ groupId: `${prefix}async-scorer`, topics: [decisions] })
-  return ends.every(e => committed!.partitions.find(p => p.partition === e.partition)?.offset === e.high) || undefined
+/** True when `group` has committed the end of every partition of `topic`. */
+async function groupAtEnd (admin: Admin, group: string, topic: string): Promise<boolean> {
+  const ends = await admin.fetchTopicOffsets(topic)
+  const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] })
+  // An empty partition nobody committed on (-1) is at its end too.
+  const at = (partition: number) => Math.max(0, Number(committed!.partitions.find(p => p.partition === partition)?.offset ?? -1))
+  return ends.every(e => at(e.partition) === Number(e.high))
+}
+
+/**
+ * Everything the async-scorer read it has also appended: its repartition stage committed the end of the
+ * decisions, and the scorer the end of the copies the stage made (stream/repartition.ts).
+ */
+async function scorerCaughtUp (admin: Admin, prefix: string, decisions: string, byTenant: string): Promise<true | undefined> {
+  return (await groupAtEnd(admin, `${prefix}async-scorer-repartition`, decisions) && await groupAtEnd(admin, `${prefix}async-scorer`, byTenant)) || undefined
 }
 
 describe.skipIf(brokers === undefined)('Kafka event log: appends while the producer connects', () => {
@@ -110,7 +120,7 @@ describe.skipIf(brokers === undefined)('a Kafka-mode service restarted on its da
       service = await startService(serviceEnv)
       // Linked to a pair analysed before the restart: the graph survived it.
       const later = await score(api, { event: 'signup', user_id: 'before-0-c', device_id: 'dev-before-0' })
-      await eventually(() => scorerCaughtUp(admin, prefix, api!.topics.decisions), 60000, 'the async-scorer caught up after the restart')
+      await eventually(() => scorerCaughtUp(admin, prefix, api!.topics.decisions, api!.topics.asyncScorerByTenant), 60000, 'the async-scorer caught up after the restart')
       await eventually(() => scoreAsync(events, [later]).length === 1 || undefined, 30000, 'score.async of the decision scored after the restart')
       await new Promise(resolve => setTimeout(resolve, 1000)) // anything appended twice arrives too
 
@@ -155,10 +165,10 @@ describe.skipIf(brokers === undefined)('async-scorer: a batch delivered again', 
       // The first append of score.async events lands but reports a failure (as kafkajs did in the race above):
       // the batch is delivered again, after its graph update was committed.
       let failures = 1
-      const log = landsButReportsFailure(api.log, () => failures-- > 0)
+      const log = landsButReportsFailure(api.log, topic => topic === api!.topics.events && failures-- > 0)
       const ctx: TopologyContext = { ...api.runtime, log, config: api.config, codec: api.codec, topics: api.topics, control: api.controlPlane, cases: api.cases, webhooks: api.webhooks, audit: api.audit, clock: api.clock, models: api.modelRegistry }
       scorer = await startTopology(asyncScorer, ctx)
-      await eventually(() => scorerCaughtUp(admin, prefix, api!.topics.decisions), 60000, 'the async-scorer caught up')
+      await eventually(() => scorerCaughtUp(admin, prefix, api!.topics.decisions, api!.topics.asyncScorerByTenant), 60000, 'the async-scorer caught up')
       await new Promise(resolve => setTimeout(resolve, 500))
       expect(failures).toBeLessThan(0)
 

@@ -8,6 +8,7 @@ import { EmbeddedEventLog } from '../../src/stream/eventlog/embedded.js'
 import type { ConsumedRecord, EventLog } from '../../src/stream/eventlog/event-log.js'
 import { PipelineHealth } from '../../src/stream/health.js'
 import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../../src/stream/processor.js'
+import { firstCopy, repartitionStage, sourceTopic, tenantOfKey } from '../../src/stream/repartition.js'
 import { eventually, tempDir } from '../support/app.js'
 import { landsButReportsFailure } from '../support/failing-log.js'
 import type { LogRecord } from '../../src/domain/records/log-record.js'
@@ -162,5 +163,42 @@ describe('the processor runner', () => {
     // tick-1 landed but was reported failed: appended again by the next punctuation, before tick-2.
     expect(text(await read(r.inner, OUT))).toEqual(['tick-1', 'tick-1', 'tick-2'])
     expect((await r.state.get(stateKey('T', 'tick')))?.toString()).toBe('2')
+  })
+})
+
+describe('a repartition stage', () => {
+  const BY_TENANT = 'by-tenant'
+
+  it('puts every record of a tenant in one partition, and a copy appended again after a failed append is processed once', async () => {
+    const r = await rig()
+    await r.inner.ensureTopics([{ name: BY_TENANT, partitions: 4 }])
+    const inputs = ['t1:a', 't2:b', 't1:c', 't3:d', 't2:e', 't1:f']
+    await r.inner.append(IN, inputs.map(record))
+    // The stage's append lands but reports a failure: it appends the same copies again.
+    r.failAppends.set(BY_TENANT, 1)
+    const stage = new ProcessorRunner(r.runtime, repartitionStage('stage', [IN], BY_TENANT, rec => tenantOfKey(rec.key)))
+    const seen: string[] = []
+    const consumer = new ProcessorRunner(r.runtime, counter({
+      group: 'owner',
+      topics: [BY_TENANT],
+      async process (value, rec, batch) {
+        if (!await firstCopy(rec, batch, 'owner')) return
+        seen.push(value)
+        expect(sourceTopic(rec)).toBe(IN)
+      }
+    }))
+    await stage.start()
+    await consumer.start()
+    await eventually(async () => (await r.inner.endOffsets(BY_TENANT)).reduce((a, b) => a + b, 0) >= inputs.length * 2 || undefined, 5000, 'copies appended twice')
+    await consumer.catchUp()
+    await stage.stop()
+    await consumer.stop()
+
+    const copies = await read(r.inner, BY_TENANT)
+    expect(copies.length).toBe(inputs.length * 2)
+    for (const tenant of ['t1', 't2', 't3']) {
+      expect(new Set(copies.filter(c => c.key.startsWith(`${tenant}:`)).map(c => c.partition)).size).toBe(1)
+    }
+    expect(seen.sort()).toEqual([...inputs].sort())
   })
 })

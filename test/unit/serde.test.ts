@@ -35,7 +35,7 @@ describe('decision event serialization', () => {
 
   it('uses the Confluent wire format through @confluentinc/schemaregistry and registers the schema', async () => {
     const client = new MockClient()
-    const codec = schemaRegistryCodec(client)
+    const codec = await schemaRegistryCodec(client)
     const wire = Buffer.from(await codec.encode('decisions', encodeEvent(record)))
     expect(wire[0]).toBe(0) // magic byte
     const schemaId = wire.readInt32BE(1)
@@ -56,7 +56,7 @@ describe.skipIf(brokers === undefined)('decisions serialized with the registry s
 
   it('publishes registry-framed records that a registry-aware consumer decodes', async () => {
     const client = new MockClient()
-    const codec = schemaRegistryCodec(client)
+    const codec = await schemaRegistryCodec(client)
     app = await startTestApp({ TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('sr')}.` }, { codec })
     const res = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'login', user_id: 'u-sr', geo: { country: 'DE' } } })
     const traceId = res.json().trace_id as string

@@ -104,6 +104,19 @@ describe('velocity counters', () => {
     expect((await features(fresh, T0)).ip_distinct_user_24h).toBe(3)
     await reopened.close()
   })
+
+  it('keeps the cache near its bound once dirty records are written, and reads evicted ones back from the store', async () => {
+    const state = await openStateDb(path.join(tempDir(), 'state'))
+    const store = new VelocityStore(state, { maxCached: 50, flushIntervalMs: 3_600_000 })
+    for (let i = 0; i < 40; i++) await record(state, store, T0, { event: 'payment', user_id: `u${i}`, ip: '10.0.0.1', amount: 1 })
+    // Every record is dirty until written: none can go.
+    expect(store.cachedRecords).toBeGreaterThan(100)
+    await store.flush()
+    expect(store.cachedRecords).toBeLessThanOrEqual(50)
+    expect((await features(store, T0, { event: 'payment', user_id: 'u0', ip: '10.0.0.1' })).user_count_1h).toBe(1)
+    expect((await features(store, T0)).ip_count_1h).toBe(40)
+    await state.close()
+  })
 })
 
 describe('velocity write-back', () => {

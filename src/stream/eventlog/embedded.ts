@@ -10,8 +10,13 @@ import type { LogRecord } from '../../domain/records/log-record.js'
 //   g <group> 0x00 <topic> 0x00 <partition u32> -> committed offset (next offset to read)
 const SEP = Buffer.from([0])
 const MAX_BATCH = 500
-/** Records kept in memory per partition after their append: consumers at the tail read them without a scan. */
+/**
+ * Records kept in memory per partition after their append, at most TAIL records and TAIL_BYTES of values:
+ * consumers at the tail read them without a scan. The bound is in bytes too because whatever a consumer
+ * keeps for a record (a decoded decision) lives as long as the record does.
+ */
 const TAIL = 4096
+const TAIL_BYTES = 1 << 20
 
 function recordPrefix (topic: string, partition: number): Buffer {
   const p = Buffer.allocUnsafe(4)
@@ -45,10 +50,10 @@ function decodeRecord (topic: string, partition: number, offset: number, raw: Bu
 }
 
 /** `tail[p]` holds the records of offsets `next[p] - tail[p].length` .. `next[p] - 1`, as consumers get them. */
-interface Topic { spec: TopicSpec, next: number[], prefixes: Buffer[], tail: ConsumedRecord[][] }
+interface Topic { spec: TopicSpec, next: number[], prefixes: Buffer[], tail: ConsumedRecord[][], tailBytes: number[] }
 
 interface GroupMember { closed: boolean, wake: () => void }
-interface Group { members: GroupMember[], busy: Set<string> }
+interface Group { members: GroupMember[], busy: Set<string>, topics: Set<string> }
 
 /** Durable append-only log in RocksDB with consumer groups and in-process dispatch. */
 export class EmbeddedEventLog implements EventLog {
@@ -61,7 +66,7 @@ export class EmbeddedEventLog implements EventLog {
   private constructor (private readonly db: RocksLevel) {}
 
   static async open (location: string): Promise<EmbeddedEventLog> {
-    const log = new EmbeddedEventLog(await openRocks(location))
+    const log = new EmbeddedEventLog(await openRocks(location, { memtableMb: 32, cacheMb: 8 }))
     for await (const [key, value] of scan(log.db, Buffer.from('t'), Buffer.from('u'))) {
       await log.loadTopic(JSON.parse(value.toString()) as TopicSpec, key)
     }
@@ -76,7 +81,7 @@ export class EmbeddedEventLog implements EventLog {
       prefixes.push(prefix)
       next.push(await this.lastOffset(prefix) + 1)
     }
-    this.topics.set(spec.name, { spec, next, prefixes, tail: next.map(() => []) })
+    this.topics.set(spec.name, { spec, next, prefixes, tail: next.map(() => []), tailBytes: next.map(() => 0) })
   }
 
   private async lastOffset (prefix: Buffer): Promise<number> {
@@ -125,9 +130,30 @@ export class EmbeddedEventLog implements EventLog {
     for (const r of appended) {
       const tail = topic.tail[r.partition]!
       tail.push(r)
-      if (tail.length > TAIL + TAIL / 8) tail.splice(0, tail.length - TAIL)
+      let bytes = topic.tailBytes[r.partition]! + r.value.length
+      // Trimmed in chunks (an eighth of a bound over it), not a record at a time.
+      if (tail.length > TAIL + TAIL / 8 || bytes > TAIL_BYTES + TAIL_BYTES / 8) {
+        let drop = 0
+        while (tail.length - drop > TAIL || bytes > TAIL_BYTES) bytes -= tail[drop++]!.value.length
+        tail.splice(0, drop)
+      }
+      topic.tailBytes[r.partition] = bytes
     }
     for (const group of this.groups.values()) for (const m of group.members) m.wake()
+  }
+
+  async lag (): Promise<Record<string, number>> {
+    const lag: Record<string, number> = {}
+    for (const [name, group] of this.groups) {
+      if (group.members.length === 0) continue
+      let behind = 0
+      for (const t of group.topics) {
+        const topic = this.topic(t)
+        for (let p = 0; p < topic.spec.partitions; p++) behind += topic.next[p]! - await this.peekCommitted(groupKey(name, t, p))
+      }
+      lag[name] = behind
+    }
+    return lag
   }
 
   async endOffsets (topicName: string): Promise<number[]> {
@@ -138,9 +164,10 @@ export class EmbeddedEventLog implements EventLog {
     for (const t of options.topics) this.topic(t)
     let group = this.groups.get(options.group)
     if (group === undefined) {
-      group = { members: [], busy: new Set() }
+      group = { members: [], busy: new Set(), topics: new Set() }
       this.groups.set(options.group, group)
     }
+    for (const t of options.topics) group.topics.add(t)
     let wakeUp: (() => void) | undefined
     let signalled = false
     const member: GroupMember = {
@@ -224,6 +251,14 @@ export class EmbeddedEventLog implements EventLog {
       records.push(decodeRecord(topic.spec.name, p, Number(key.readBigUInt64BE(key.length - 8)), value))
     }
     return records
+  }
+
+  /** A group's committed offset as it stands (0 when it has none yet), without recording one. */
+  private async peekCommitted (key: Buffer): Promise<number> {
+    const cached = this.committedOffsets.get(key.toString('latin1'))
+    if (cached !== undefined) return cached
+    const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
+    return value === undefined ? 0 : Number(value.toString())
   }
 
   /** A group's committed offset: read from the store once, then kept in memory (this process is its only writer). */

@@ -61,6 +61,11 @@ export interface EventLog {
   subscribe(options: SubscribeOptions): Promise<Subscription>
   /** Per partition, the offset the next appended record will get (records so far: 0 .. end-1). */
   endOffsets(topic: string): Promise<number[]>
+  /**
+   * Per consumer group subscribed through this log object: records appended to its topics that it has not
+   * committed yet. A measure of how far behind this process's consumers are (GET /healthz).
+   */
+  lag?(): Promise<Record<string, number>>
   /** The most bytes one append to `topic` may carry, when the log has such a limit (Kafka's max.message.bytes). */
   maxAppendBytes?(topic: string): Promise<number | undefined>
   close(): Promise<void>

@@ -167,16 +167,40 @@ export class KafkaEventLog implements EventLog {
 
   private admin: Admin | undefined
 
-  async endOffsets (topic: string): Promise<number[]> {
+  /** The admin client endOffsets and lag share, connected on first use. */
+  private async adminClient (): Promise<Admin> {
     if (this.admin === undefined) {
       const admin = this.kafka.admin()
       await admin.connect()
       this.admin = admin
     }
-    const offsets = await retrying(() => this.admin!.fetchTopicOffsets(topic))
+    return this.admin
+  }
+
+  async endOffsets (topic: string): Promise<number[]> {
+    const admin = await this.adminClient()
+    const offsets = await retrying(() => admin.fetchTopicOffsets(topic))
     const ends: number[] = []
     for (const o of offsets) ends[o.partition] = Number(o.high)
     return ends
+  }
+
+  /** Topics of each group subscribed through this object. */
+  private readonly subscribed = new Map<string, Set<string>>()
+
+  async lag (): Promise<Record<string, number>> {
+    const lag: Record<string, number> = {}
+    for (const [group, topics] of this.subscribed) {
+      const admin = await this.adminClient()
+      const committed = await retrying(() => admin.fetchOffsets({ groupId: group, topics: [...topics] }))
+      let behind = 0
+      for (const { topic, partitions } of committed) {
+        const ends = await this.endOffsets(topic)
+        for (const { partition, offset } of partitions) behind += ends[partition]! - Math.max(0, Number(offset))
+      }
+      lag[group] = behind
+    }
+    return lag
   }
 
   async subscribe (options: SubscribeOptions): Promise<Subscription> {
@@ -205,9 +229,13 @@ export class KafkaEventLog implements EventLog {
       }
     })
     this.consumers.add(consumer)
+    const topics = this.subscribed.get(options.group) ?? new Set()
+    for (const t of options.topics) topics.add(t)
+    this.subscribed.set(options.group, topics)
     return {
       close: async () => {
         this.consumers.delete(consumer)
+        this.subscribed.delete(options.group)
         await consumer.disconnect()
       }
     }

@@ -1,0 +1,94 @@
+/** What the load benchmarks share: the service under test, request bodies, an autocannon run, RSS. */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { start } from './service.js'
+
+export const KEY = 'sk_test_benchmarkkey000000000000'
+export const AUTH = { authorization: `Bearer ${KEY}` }
+
+/** The service as its own process on a fresh data directory, one key whose rate limit is lifted (the figures measure the service, not the limiter). */
+export async function startService (env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fds-bench-'))
+  const service = await start('src/app/main.ts', {
+    DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
+    BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', ...env
+  })
+  return { ...service, dataDir }
+}
+
+export function rssMb (pid: number): { rss: number, peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
+}
+
+/** `n` score request bodies over `distinct` users, devices, cards, emails and IPs. */
+export function scoreBodies (n: number, distinct = 5000): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const u = i % distinct
+    return JSON.stringify({
+      event: 'payment', amount: (i * 37) % 900 + 1, currency: 'USD', user_id: `user_${u}`, device_id: `dev_${(i * 7) % distinct}`,
+      ip: `10.${(u >> 16) & 255}.${(u >> 8) & 255}.${u & 255}`, email: `u${u}@example.com`, custom: { card_id: `card_${(i * 13) % distinct}` }, terminal_id: `t${i % 300}`
+    })
+  })
+}
+
+export interface LoadResult { rps: number, p50: number, p99: number, p999: number, non2xx: number, errors: number }
+
+/** POSTs the bodies in turn for `seconds`: closed loop over `connections`, or at a fixed offered `rate` (req/s over all connections). */
+export async function load (url: string, headers: Record<string, string>, bodies: string[], options: { seconds: number, connections: number, rate?: number }): Promise<LoadResult> {
+  let i = 0
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [{ setupRequest: req => ({ ...req, body: bodies[i++ % bodies.length] }) }]
+  })
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, p999: result.latency.p99_9, non2xx: result.non2xx, errors: result.errors }
+}
+
+const DAY_S = 86_400
+
+/**
+ * Bodies of POST /v1/score/batch recording `total` decisions, `size` a request, over `distinct` users,
+ * devices, cards, emails and IPs, their event times spread evenly over the 30 days before `nowS`.
+ */
+export function batchBody (from: number, size: number, total: number, distinct: number, nowS: number): string {
+  const events = []
+  for (let n = from; n < Math.min(total, from + size); n++) {
+    const u = (n * 7919) % distinct
+    events.push({
+      event: 'payment', amount: (n * 37) % 900 + 1, currency: 'USD', user_id: `user_${u}`, device_id: `dev_${(n * 7) % distinct}`,
+      ip: `10.${(u >> 16) & 255}.${(u >> 8) & 255}.${u & 255}`, email: `u${u}@example.com`, custom: { card_id: `card_${(n * 13) % distinct}` },
+      terminal_id: `t${n % 300}`, event_time: Math.floor(nowS - 30 * DAY_S + n * (30 * DAY_S / total))
+    })
+  }
+  return JSON.stringify({ events })
+}
+
+/** Records `total` decisions through POST /v1/score/batch, two requests in flight; returns the failed requests. */
+export async function preloadDecisions (url: string, total: number, distinct: number, progress: (done: number) => void = () => {}): Promise<number> {
+  const SIZE = 500
+  const nowS = Math.floor(Date.now() / 1000) - 3600
+  let failed = 0
+  const sender = async (first: number) => {
+    for (let from = first; from < total; from += 2 * SIZE) {
+      const res = await fetch(`${url}/v1/score/batch`, { method: 'POST', headers: { 'content-type': 'application/json', ...AUTH }, body: batchBody(from, SIZE, total, distinct, nowS) })
+      await res.arrayBuffer()
+      if (res.status !== 200) failed++
+      if ((from / SIZE) % 200 === 0) progress(from + SIZE)
+    }
+  }
+  await Promise.all([sender(0), sender(SIZE)])
+  return failed
+}
+
+/** The service's GET /healthz: consumer lag per group, the outbox backlog, decisions materialized. */
+export async function health (url: string): Promise<{ lag: Record<string, number>, outbox_pending: number, materialized: number, status: string }> {
+  return await (await fetch(`${url}/healthz`)).json() as never
+}

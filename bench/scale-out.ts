@@ -1,0 +1,48 @@
+/**
+ * The scale-out ceiling on Kafka: every API instance materializes every other instance's decisions, so one
+ * instance's materialization rate bounds the cluster. Instance A records BENCH_DECISIONS decisions (POST
+ * /v1/score/batch); then instance B starts on a fresh data directory and catches up on them. Prints A's
+ * scoring rates (batch, and closed-loop POST /v1/score), B's catch-up rate, their ratio, and the cluster
+ * throughput it implies for n instances. Topologies do not run in either instance (they scale on their own).
+ *   BENCH_KAFKA_BROKERS=127.0.0.1:19092 npm run bench:scale-out      (BENCH_DECISIONS=200000 BENCH_DISTINCT=100000)
+ */
+import { AUTH, health, load, preloadDecisions, scoreBodies, startService } from './load.js'
+
+const brokers = process.env.BENCH_KAFKA_BROKERS
+if (brokers === undefined) throw new Error('BENCH_KAFKA_BROKERS: a running Kafka broker (bash deploy/kafka/kafka-local.sh start)')
+const decisions = Number(process.env.BENCH_DECISIONS ?? 200_000)
+const distinct = Number(process.env.BENCH_DISTINCT ?? 100_000)
+const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers, TOPIC_PREFIX: `scale-${Date.now().toString(36)}.`, TOPOLOGIES: 'none' }
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+
+const a = await startService(env)
+const scored = await load(`${a.url}/v1/score`, AUTH, scoreBodies(20_000, distinct), { seconds: 10, connections: 32 })
+const started = performance.now()
+const failed = await preloadDecisions(a.url, decisions, distinct, done => process.stderr.write(`A recorded ${done}\n`))
+const batchRate = decisions / ((performance.now() - started) / 1000)
+while ((await health(a.url)).outbox_pending > 0) await sleep(250)
+const onTopic = decisions + Math.round(scored.rps * 10)
+
+const catchUpStarted = performance.now()
+const b = await startService(env)
+while (true) {
+  const h = await health(b.url)
+  if (h.materialized >= onTopic - 1000 && Object.values(h.lag).every(n => n === 0)) break
+  await sleep(250)
+}
+const catchUpSeconds = (performance.now() - catchUpStarted) / 1000
+const materialized = (await health(b.url)).materialized
+const catchUp = materialized / catchUpSeconds
+a.child.kill('SIGTERM')
+b.child.kill('SIGTERM')
+
+console.log(`\nKafka at ${brokers}, ${decisions} decisions recorded on A (${failed} failed batches), ${distinct} distinct entities, node ${process.version}`)
+console.log(`A scores: ${batchRate.toFixed(0)} decisions/s through /v1/score/batch, ${scored.rps.toFixed(0)} req/s closed-loop /v1/score`)
+console.log(`B caught up on ${materialized} decisions in ${catchUpSeconds.toFixed(1)} s (start-up included): ${catchUp.toFixed(0)} decisions/s`)
+console.log(`catch-up / scoring: ${(catchUp / batchRate).toFixed(1)}x the batch rate, ${(catchUp / scored.rps).toFixed(1)}x the closed-loop rate (target 10x)`)
+// n instances each scoring r/s spend (n-1)r/m + r/s of their time: the cluster's n*r tends to m.
+for (const n of [2, 4, 8, 16]) {
+  const perInstance = 1 / ((n - 1) / catchUp + 1 / scored.rps)
+  console.log(`  ${String(n).padStart(2)} instances: at most ${(n * perInstance).toFixed(0)} decisions/s in all (${perInstance.toFixed(0)} each)`)
+}
+console.log(`cluster ceiling (n -> infinity): ${catchUp.toFixed(0)} decisions/s`)
