@@ -15,9 +15,30 @@ export function newSecret (livemode: boolean): string {
   return (livemode ? 'sk_live_' : 'sk_test_') + randomBytes(24).toString('base64url')
 }
 
+/**
+ * Keys found by secret, per store, valid while `generation` is unchanged: authentication reads and parses a
+ * key once, not per request. Any key change (applied by the api-keys view, or stored directly) makes a new
+ * generation once written; unknown secrets are never cached (they would let anyone fill the cache).
+ */
+const found = new WeakMap<StateDb, Map<string, { record: ApiKeyRecord, generation: number }>>()
+let generation = 0
+const CACHED_KEYS = 10_000
+const keysChanged = () => { generation++ }
+
 export async function lookupApiKey (state: StateDb, secret: string): Promise<ApiKeyRecord | undefined> {
+  let cache = found.get(state)
+  if (cache === undefined) found.set(state, cache = new Map())
+  const hit = cache.get(secret)
+  if (hit !== undefined && hit.generation === generation) return hit.record
+  const readAt = generation
   const raw = await state.get(apiKeyKey(secret))
-  return raw === undefined ? undefined : JSON.parse(raw.toString()) as ApiKeyRecord
+  if (raw === undefined) return undefined
+  const record = JSON.parse(raw.toString()) as ApiKeyRecord
+  if (readAt === generation) {
+    if (cache.size >= CACHED_KEYS) cache.clear()
+    cache.set(secret, { record, generation })
+  }
+  return record
 }
 
 /** Registers a key in this instance's store only (bootstrap and test keys); managed keys go through the api-keys topic. */
@@ -25,6 +46,7 @@ export function storeApiKey (state: StateDb, secret: string, record: ApiKeyRecor
   const full: ApiKeyRecord = { status: 'active', expires_ms: null, rotated_to: null, redacted: redact(secret), secret_hash: secretHash(secret), ...record }
   const value = Buffer.from(JSON.stringify(full))
   writeBatchSync(state.db, [{ type: 'put', key: apiKeyKey(secret), value }, { type: 'put', key: apiKeyByIdKey(record.tenant_id, record.id), value }], true)
+  keysChanged()
 }
 
 /** Applies a key change: by secret hash (authentication) and by tenant and id (management). */
@@ -32,4 +54,6 @@ export function applyApiKeyChange (change: ApiKeyChange, writes: StoreWrites): v
   const value = Buffer.from(JSON.stringify(change.key))
   writes.put(apiKeyHashKey(change.key.secret_hash!), value)
   writes.put(apiKeyByIdKey(change.key.tenant_id, change.key.id), value)
+  // Also when the write failed: a lookup may have cached nothing newer meanwhile, and reading again is cheap.
+  writes.append(() => [], keysChanged)
 }
