@@ -4,12 +4,13 @@ import type { Scope } from '../domain/scope.js'
 import { prefixRange, stateId, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
+import { addAt, decodeSlots, encodeSlots, FIELD, RESOLUTIONS, subtractAt, sumSlots, UNIT_MS, unitOf, type Resolution, type Slots } from './velocity-slots.js'
+import { upgradeVelocityRecords } from './velocity-upgrade.js'
 
 /**
  * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
- * Counters: minute slots 60 to a record (one record per hour), hour slots 24 to a record (one per day) and
- * day slots 32 to a record; each slot holds [count, amount sum, sum of squared amounts], stored sparse. A window reads
- * the records it spans: at most two. Distinct counts: per (dimension value, other dimension) a record of the other
+ * Counters: one record per dimension value holding its minute, hour and day slots (velocity-slots.ts); a
+ * window reads one record. Distinct counts: per (dimension value, other dimension) a record of the other
  * dimension's values with their last-seen time, the 256 most recent kept.
  *
  * Records live in a write-back cache: an increment is applied to the cached record synchronously (so a
@@ -23,91 +24,65 @@ import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LAB
  * loaded it until the write that used it is durable, and dirty records are never evicted.
  * Features describe the history before the event: they are read before its increments.
  */
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const
-const SLOTS = { m: 60, h: 24, d: 32 } as const
-const RESOLUTIONS = ['m', 'h', 'd'] as const
-/** Per slot: count, amount sum, squared amount sum. */
-const FIELDS = 3
-const FIELD = { count: 0, sum: 1, sumsq: 2 } as const
-type Resolution = keyof typeof SLOTS
 const LINKS_KEPT = 256
 
-
-interface Entry { key: Buffer, res: Resolution | 'links', counters: Float64Array | undefined, links: Map<string, number> | undefined, pins: number }
+interface Entry { id: string, kind: 'counters' | 'links', counters: Slots | undefined, links: Map<string, number> | undefined, pins: number }
 
 /** What one event incremented: enough to apply it again after a crash. */
 interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: number, tracked: Plan['tracked'], pairs: Plan['pairs'] }
-
-const unitOf = (ms: number, res: Resolution) => Math.floor(ms / UNIT_MS[res])
-const chunkOf = (unit: number, res: Resolution) => Math.floor(unit / SLOTS[res])
 
 /**
  * A record's id: the text of its state key (stateId). Lookups use the text; the key bytes are made only for
  * records read from or written to the store.
  */
-const counterId = (scope: Scope, dim: string, value: string, res: Resolution, chunk: number): string =>
-  stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, res, String(chunk))
+export const counterId = (scope: Scope, dim: string, value: string): string =>
+  stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'c')
 const linkId = (scope: Scope, dim: string, value: string, of: string): string =>
   stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
 const keyOf = (rid: string): Buffer => Buffer.from(rid)
 
-/** The counter records of the `span` units of `res` ending with the event's. */
-function addCounterRecords (records: Plan['records'], scope: Scope, dim: string, value: string, res: Resolution, eventTimeMs: number, span: number): void {
-  if (span === 0) return
-  const unit = unitOf(eventTimeMs, res)
-  for (let c = chunkOf(unit - span + 1, res); c <= chunkOf(unit, res); c++) {
-    records.set(counterId(scope, dim, value, res, c), res)
-  }
-}
-
 /** The records a fraud label increments: label.<dimension> for each of the labelled transaction's dimensions. */
-function labelPlan (scope: Scope, request: ScoreRequest, eventTimeMs: number): Plan {
+function labelPlan (scope: Scope, request: ScoreRequest): Plan {
   const records: Plan['records'] = new Map()
   const tracked: Array<[string, string]> = []
   for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant']) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
     tracked.push([LABEL_PREFIX + dim, value])
-    for (const res of RESOLUTIONS) addCounterRecords(records, scope, LABEL_PREFIX + dim, value, res, eventTimeMs, 1)
+    records.set(counterId(scope, LABEL_PREFIX + dim, value), 'counters')
   }
   return { records, tracked, pairs: [] }
 }
 
-/** The records a journal entry increments (its counters at the event's units, its link records). */
+/** The records a journal entry increments (its counter records, its link records). */
 function journalPlan (j: JournalEntry): Plan {
   const scope: Scope = { tenant: j.tenant, mode: j.mode }
   const records: Plan['records'] = new Map()
-  for (const [dim, value] of j.tracked) for (const res of RESOLUTIONS) addCounterRecords(records, scope, dim, value, res, j.t, 1)
-  for (const [dim, value, of] of j.pairs) {
-    records.set(linkId(scope, dim, value, of), 'links')
-  }
+  for (const [dim, value] of j.tracked) records.set(counterId(scope, dim, value), 'counters')
+  for (const [dim, value, of] of j.pairs) records.set(linkId(scope, dim, value, of), 'links')
   return { records, tracked: j.tracked, pairs: j.pairs }
 }
 
 interface Plan {
-  /** Record id -> its kind (a counter resolution, or links), for loading. */
-  records: Map<string, Resolution | 'links'>
+  /** Record id -> its kind, for loading. */
+  records: Map<string, Entry['kind']>
   /** Dimensions with values, and the distinct pairs, that this event increments. */
   tracked: Array<[string, string]>
   pairs: Array<[string, string, string, string]>
 }
 
 /** Every record the event's increments touch and, with `windows`, those the features of `needs` read. */
-function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[], windows = true): Plan {
+function plan (scope: Scope, request: ScoreRequest, needs: readonly VelocityNeed[], windows = true): Plan {
   const records: Plan['records'] = new Map()
   const dims = new Set<string>(BUILT_IN_DIMENSIONS)
-  for (const n of needs) dims.add(n.dimension)
+  for (const n of needs) if (n.aggregate !== 'distinct') dims.add(n.dimension)
   const tracked: Array<[string, string]> = []
   for (const dim of dims) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
     const counted = !isLabelDimension(dim)
     if (counted) tracked.push([dim, value])
-    for (const res of RESOLUTIONS) {
-      let span = counted ? 1 : 0
-      if (windows) for (const n of needs) if (n.dimension === dim && n.aggregate !== 'distinct' && WINDOWS[n.window].res === res) span = Math.max(span, WINDOWS[n.window].units)
-      addCounterRecords(records, scope, dim, value, res, eventTimeMs, span)
-    }
+    if (counted || windows) records.set(counterId(scope, dim, value), 'counters')
   }
   const pairs: Plan['pairs'] = []
   for (const n of needs) {
@@ -130,19 +105,18 @@ function plan (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: 
  */
 function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, eventTimeMs: number, amount: number, undo?: Array<() => void>): Entry[] {
   const changed: Entry[] = []
+  const sq = amount * amount
   for (const [dim, value] of plan.tracked) {
+    const entry = entries.get(counterId(scope, dim, value))!
+    let touched = false
     for (const res of RESOLUTIONS) {
+      const s = entry.counters![res]
       const unit = unitOf(eventTimeMs, res)
-      const chunk = chunkOf(unit, res)
-      const entry = entries.get(counterId(scope, dim, value, res, chunk))!
-      changed.push(entry)
-      const counters = entry.counters!
-      const slot = (unit - chunk * SLOTS[res]) * FIELDS
-      counters[slot]! += 1
-      counters[slot + 1]! += amount
-      counters[slot + 2]! += amount * amount
-      undo?.push(() => { counters[slot]! -= 1; counters[slot + 1]! -= amount; counters[slot + 2]! -= amount * amount })
+      if (!addAt(s, res, unit, 1, amount, sq)) continue
+      touched = true
+      undo?.push(() => subtractAt(s, unit, 1, amount, sq))
     }
+    if (touched) changed.push(entry)
   }
   for (const [dim, value, of, other] of plan.pairs) {
     const entry = entries.get(linkId(scope, dim, value, of))!
@@ -179,14 +153,7 @@ export class VelocityView {
 
   private sum (dim: string, value: string, res: Resolution, units: number, field: number): number {
     const last = unitOf(this.eventTimeMs, res)
-    let total = 0
-    for (let u = last - units + 1; u <= last;) {
-      const chunk = chunkOf(u, res)
-      const data = this.entries.get(counterId(this.scope, dim, value, res, chunk))!.counters!
-      const end = Math.min(last, (chunk + 1) * SLOTS[res] - 1)
-      for (; u <= end; u++) total += data[(u - chunk * SLOTS[res]) * FIELDS + field]!
-    }
-    return total
+    return sumSlots(this.entries.get(counterId(this.scope, dim, value))!.counters![res], res, last - units + 1, last, field)
   }
 
   /** Sets one feature per need whose dimension the request names (featureName(need)). */
@@ -277,6 +244,7 @@ export class VelocityStore implements CommitHook {
 
   /** Opens the store and applies again the increments a crash left in the journal only. */
   static async open (state: StateDb, options: VelocityOptions = {}): Promise<VelocityStore> {
+    await upgradeVelocityRecords(state)
     const store = new VelocityStore(state, options)
     const [gte, lt] = prefixRange(TAG.velocityJournal)
     for await (const [key, value] of scan(state.db, gte, lt)) {
@@ -325,7 +293,7 @@ export class VelocityStore implements CommitHook {
     const entries = [...this.dirty]
     this.flushing = { entries, pending: inGroup }
     const column = this.column
-    const out: WriteOp[] = entries.map(e => ({ type: 'put', key: e.key, value: encode(e), column }))
+    const out: WriteOp[] = entries.map(e => ({ type: 'put', key: keyOf(e.id), value: encode(e), column }))
     for (const key of this.journalled) out.push({ type: 'del', key })
     for (const op of inGroup) out.push({ type: 'del', key: op.key })
     return out
@@ -350,7 +318,7 @@ export class VelocityStore implements CommitHook {
 
   /** Loads (and pins) every record the needs' features and the event's increments touch. */
   async view (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
-    const p = plan(scope, request, eventTimeMs, needs)
+    const p = plan(scope, request, needs)
     return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, needs)
   }
 
@@ -359,13 +327,13 @@ export class VelocityStore implements CommitHook {
    * increments touch, not the windows features would read, so its features() must not be called.
    */
   async incrementView (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
-    const p = plan(scope, request, eventTimeMs, needs, false)
+    const p = plan(scope, request, needs, false)
     return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, needs)
   }
 
   /** A view whose incrementOps() count one fraudulent transaction (labelled late) at its own event time. */
   async labelView (scope: Scope, request: ScoreRequest, eventTimeMs: number): Promise<VelocityView> {
-    const p = labelPlan(scope, request, eventTimeMs)
+    const p = labelPlan(scope, request)
     return new VelocityView(this, await this.load(p), p, scope, request, eventTimeMs, [])
   }
 
@@ -385,8 +353,8 @@ export class VelocityStore implements CommitHook {
         // Another event may have loaded the same record while this one waited: the cached copy wins.
         let entry = this.cache.get(rid)
         if (entry === undefined) {
-          const res = p.records.get(rid)!
-          entry = { key: keys[i]!, res, pins: 0, ...decode(res, values[i]) }
+          const kind = p.records.get(rid)!
+          entry = { id: rid, kind, pins: 0, ...decode(kind, values[i]) }
           this.cache.set(rid, entry)
         }
         entry.pins++
@@ -413,45 +381,12 @@ export class VelocityStore implements CommitHook {
   }
 }
 
-/**
- * A record as stored. Counters: only the slots that hold something, each as a u16 slot index and three
- * float64 (count, sum, squared sum) after a version byte; most records of a value seen a few times hold one
- * or two slots. Links: JSON of value -> last seen.
- */
-const SPARSE = 1
-const SLOT_BYTES = 2 + FIELDS * 8
-
+/** A record as stored. Counters: velocity-slots.ts. Links: JSON of value -> last seen. */
 function encode (e: Entry): Buffer {
-  if (e.res === 'links') return Buffer.from(JSON.stringify(Object.fromEntries(e.links!)))
-  const c = e.counters!
-  let used = 0
-  for (let i = 0; i < c.length; i += FIELDS) if (c[i] !== 0 || c[i + 1] !== 0) used++
-  const out = Buffer.allocUnsafe(1 + used * SLOT_BYTES)
-  out[0] = SPARSE
-  let at = 1
-  for (let i = 0; i < c.length; i += FIELDS) {
-    if (c[i] === 0 && c[i + 1] === 0) continue
-    out.writeUInt16LE(i / FIELDS, at)
-    for (let f = 0; f < FIELDS; f++) out.writeDoubleLE(c[i + f]!, at + 2 + f * 8)
-    at += SLOT_BYTES
-  }
-  return out
+  return e.kind === 'links' ? Buffer.from(JSON.stringify(Object.fromEntries(e.links!))) : encodeSlots(e.counters!)
 }
 
-function decode (res: Resolution | 'links', raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
-  if (res === 'links') {
-    return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
-  }
-  const counters = new Float64Array(SLOTS[res] * FIELDS)
-  if (raw === undefined) return { counters, links: undefined }
-  if (raw.byteLength === counters.byteLength) {
-    // Dense: every slot as float64, as records were written before the sparse form.
-    counters.set(new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)))
-    return { counters, links: undefined }
-  }
-  for (let at = 1; at < raw.byteLength; at += SLOT_BYTES) {
-    const slot = raw.readUInt16LE(at) * FIELDS
-    for (let f = 0; f < FIELDS; f++) counters[slot + f] = raw.readDoubleLE(at + 2 + f * 8)
-  }
-  return { counters, links: undefined }
+function decode (kind: Entry['kind'], raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
+  if (kind === 'counters') return { counters: decodeSlots(raw), links: undefined }
+  return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
 }

@@ -107,12 +107,12 @@ describe('velocity counters', () => {
 
   it('keeps the cache near its bound once dirty records are written, and reads evicted ones back from the store', async () => {
     const state = await openStateDb(path.join(tempDir(), 'state'))
-    const store = new VelocityStore(state, { maxCached: 50, flushIntervalMs: 3_600_000 })
+    const store = new VelocityStore(state, { maxCached: 20, flushIntervalMs: 3_600_000 })
     for (let i = 0; i < 40; i++) await record(state, store, T0, { event: 'payment', user_id: `u${i}`, ip: '10.0.0.1', amount: 1 })
-    // Every record is dirty until written: none can go.
-    expect(store.cachedRecords).toBeGreaterThan(100)
+    // Every user's counters are dirty until written: none can go.
+    expect(store.cachedRecords).toBeGreaterThan(40)
     await store.flush()
-    expect(store.cachedRecords).toBeLessThanOrEqual(50)
+    expect(store.cachedRecords).toBeLessThanOrEqual(20)
     expect((await features(store, T0, { event: 'payment', user_id: 'u0', ip: '10.0.0.1' })).user_count_1h).toBe(1)
     expect((await features(store, T0)).ip_count_1h).toBe(40)
     await state.close()
@@ -147,13 +147,14 @@ describe('velocity write-back', () => {
   it('writes back only the records an event changed, not those it loaded to read a window', async () => {
     const { state } = await open()
     const store = new VelocityStore(state, { flushIntervalMs: 0 })
-    // At 11:00:30 the 1 h window reads the minute records of hours 10 and 11; the event increments hour 11's.
-    await record(state, store, T0 + MIN)
-    const minuteRecords: string[] = []
+    // The model reads label.merchant's windows (frauds labelled later); a request never increments them.
+    await record(state, store, T0, { ...base, custom: { terminal_id: 't1' } })
+    const dims: string[] = []
     for await (const [key] of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) {
-      if (key.toString().includes('\u0000user\u0000u\u0000m\u0000')) minuteRecords.push(key.toString().split('\u0000').at(-1)!)
+      const parts = key.toString().split('\u0000')
+      if (parts.at(-1) === 'c') dims.push(parts[3]!)
     }
-    expect(minuteRecords).toEqual([String(Math.floor((T0 + MIN) / HOUR))])
+    expect(dims.sort()).toEqual(['ip', 'merchant', 'user'])
     await state.close()
   })
 
@@ -198,24 +199,59 @@ describe('velocity write-back', () => {
 })
 
 describe('velocity records on disk', () => {
-  it('reads records written in the dense form (every slot) as well as the sparse one', async () => {
-    const dir = path.join(tempDir(), 'state')
-    const state = await openStateDb(dir)
+  it('keeps one record per dimension value, a few bytes per slot used', async () => {
+    const { state } = await open()
     const store = new VelocityStore(state, { flushIntervalMs: 0 })
     await record(state, store, T0)
+    await record(state, store, T0 - 2 * MIN)
     const stored: Array<[Buffer, Buffer]> = []
     for await (const kv of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) stored.push(kv)
-    const minute = stored.find(([k]) => k.toString().includes('\u0000user\u0000u\u0000m\u0000'))!
-    expect(minute[1].byteLength).toBeLessThan(60)
-    // The same minute record, dense: 60 slots of three float64.
+    const user = stored.filter(([k]) => k.toString().includes('\u0000user\u0000u\u0000'))
+    expect(user.map(([k]) => k.toString().split('\u0000').at(-1))).toEqual(['c'])
+    // Two minute slots, one hour slot, one day slot: 28 bytes each, plus the format byte and three counts.
+    expect(user[0]![1].byteLength).toBe(1 + 3 * 2 + 4 * 28)
+    await state.close()
+  })
+
+  it('forgets units older than twice the longest window of their resolution, whatever the order of events', async () => {
+    const { state, store } = await open()
+    const needs: VelocityNeed[] = [{ dimension: 'user', aggregate: 'count', window: '1h' }]
+    // 3 h ago and 30 min ago, then now: the 3 h-old minute is out of reach (kept: 2 h), in either order.
+    for (const ago of [3 * HOUR, 30 * MIN, 0]) await record(state, store, T0 - ago, base, needs)
+    await record(state, store, T0 - 3 * HOUR - MIN, base, needs)
+    expect((await features(store, T0 - 3 * HOUR, base, needs)).user_count_1h).toBe(0)
+    expect((await features(store, T0 - 31 * MIN, base, needs)).user_count_1h).toBe(0)
+    expect((await features(store, T0, base, needs)).user_count_1h).toBe(2)
+    // Within one window of the latest event, reads of the past are exact.
+    expect((await features(store, T0 - 20 * MIN, base, needs)).user_count_1h).toBe(1)
+    await state.close()
+  })
+
+  it('folds records of the first format (a record per 60 minutes, 24 hours or 32 days; dense or sparse) into the new ones on open', async () => {
+    const dir = path.join(tempDir(), 'state')
+    const state = await openStateDb(dir)
+    const oldKey = (res: string, chunk: number) => Buffer.from(['w', scope.tenant, scope.mode, 'user', 'u', res, String(chunk)].join('\u0000'))
+    const minute = Math.floor(T0 / MIN)
+    // Dense: minute chunk of T0 with 7 events at T0's minute. Sparse: the hour chunk with 7 events at T0's hour.
     const dense = new Float64Array(60 * 3)
-    const slot = new Date(T0).getUTCMinutes()
-    dense.set([7, 35, 175], slot * 3)
-    await state.committer.commit([{ type: 'put', key: minute[0], value: Buffer.from(dense.buffer), column: state.velocity }])
+    dense.set([7, 35, 175], (minute % 60) * 3)
+    const hour = Math.floor(T0 / HOUR)
+    const sparse = Buffer.alloc(1 + 26)
+    sparse[0] = 1
+    sparse.writeUInt16LE(hour % 24, 1)
+    sparse.writeDoubleLE(7, 3); sparse.writeDoubleLE(35, 11); sparse.writeDoubleLE(175, 19)
+    await state.committer.commit([
+      { type: 'put', key: oldKey('m', Math.floor(minute / 60)), value: Buffer.from(dense.buffer), column: state.velocity },
+      { type: 'put', key: oldKey('h', Math.floor(hour / 24)), value: sparse, column: state.velocity }
+    ])
     await state.close()
     const reopened = await openStateDb(dir)
-    const f = await features(await VelocityStore.open(reopened), T0)
-    expect(f.user_count_1h).toBe(7)
+    const store = await VelocityStore.open(reopened)
+    const f = await features(store, T0)
+    expect([f.user_count_1h, f.user_count_24h, f.user_sum_24h]).toEqual([7, 7, 35])
+    const keys: string[] = []
+    for await (const [k] of scan(reopened.db, ...prefixRange(TAG.velocity), { column: reopened.velocity })) keys.push(k.toString().split('\u0000').slice(3).join(' '))
+    expect(keys).toEqual(['user u c'])
     await reopened.close()
   })
 })
