@@ -12,7 +12,7 @@ export type WriteOp =
  */
 export interface ColumnOptions { memtableMb: number, cacheMb: number }
 
-const columnSettings = (o: ColumnOptions) => ({ compaction: 'level', memtableMemoryBudget: o.memtableMb << 20, cacheSize: o.cacheMb << 20 })
+const columnSettings = (o: ColumnOptions) => ({ compaction: 'level', memtableMemoryBudget: o.memtableMb << 20, cacheSize: o.cacheMb << 20, optimize: 'point-lookup' })
 
 /** Opens (creating if missing) a RocksDB database with buffer keys and values and the given column families. */
 export async function openRocks (location: string, main: ColumnOptions, columns: Record<string, ColumnOptions> = {}): Promise<RocksLevel> {
