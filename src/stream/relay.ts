@@ -6,7 +6,7 @@ import type { Outbox, OutboxEntry } from '../stores/outbox.js'
 import type { StateDb } from '../stores/state-db.js'
 import { writeBatchSync } from '../stores/rocks.js'
 import type { PipelineHealth } from './health.js'
-import { decodeEvent } from '../domain/records/decisions.js'
+import { decisionHeader } from '../domain/records/decisions.js'
 import type { LogRecord } from '../domain/records/log-record.js'
 import { deadLetterRecord } from '../domain/records/dead-letters.js'
 
@@ -140,7 +140,7 @@ export class OutboxRelay {
   }
 
   private async toRecord (e: OutboxEntry): Promise<LogRecord> {
-    const decoded = decodeEvent(e.value)
+    const decoded = decisionHeader(e.value)
     return {
       key: `${decoded.tenant_id}:${decoded.trace_id}`,
       value: await this.codec.encode(this.options.topic, e.value),

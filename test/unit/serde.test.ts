@@ -6,7 +6,7 @@ import { plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decisi
 import { auth, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
-import { type TransactionRecord, encodeEvent, decodeEvent } from '../../src/domain/records/decisions.js'
+import { type TransactionRecord, decisionHeader, encodeEvent, decodeEvent } from '../../src/domain/records/decisions.js'
 
 const record: TransactionRecord = {
   trace_id: 'trc_01test',
@@ -31,6 +31,13 @@ describe('decision event serialization', () => {
     expect(decodeEvent(encodeEvent(record))).toEqual(record)
     const wire = await plainProtobufCodec.encode('decisions', encodeEvent(record))
     expect(await plainProtobufCodec.decode('decisions', Buffer.from(wire))).toEqual(record)
+  })
+
+  it('reads the header fields (trace, tenant, event time) of an encoded record without decoding the rest; refuses bytes without them', () => {
+    expect(decisionHeader(encodeEvent(record))).toEqual({ trace_id: record.trace_id, tenant_id: record.tenant_id, created_ms: record.created_ms })
+    expect(decisionHeader(encodeEvent({ ...record, created_ms: 0 }))).toMatchObject({ created_ms: 0 })
+    expect(() => decisionHeader(encodeEvent({ ...record, tenant_id: '' }))).toThrow(/tenant_id/)
+    expect(() => decisionHeader(Buffer.from('not protobuf at all'))).toThrow()
   })
 
   it('uses the Confluent wire format through @confluentinc/schemaregistry and registers the schema', async () => {

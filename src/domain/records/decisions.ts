@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
+import { BinaryReader } from '@bufbuild/protobuf/wire'
 import type { Action, Decision, Features, ScoreRequest } from '../decision/types.js'
 import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../../gen/fraud/v1/events_pb.js'
 import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema } from '../../gen/fraud/v1/score_pb.js'
@@ -120,3 +121,23 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
 
 export const encodeEvent = (r: TransactionRecord): Uint8Array => toBinary(DecisionRecordedSchema, toEvent(r))
 export const decodeEvent = (b: Uint8Array): TransactionRecord => fromEvent(fromBinary(DecisionRecordedSchema, b))
+
+/** What the relay needs of an encoded record to publish it (its key and time), read without decoding the rest. */
+export interface DecisionHeader { trace_id: string, tenant_id: string, created_ms: number }
+
+/**
+ * The header fields of an encoded DecisionRecorded (trace_id = 1, tenant_id = 2, created_ms = 4), read from
+ * the first fields on the wire; encoders write fields in number order, but any order is read correctly. Bytes
+ * that are not a record with a trace and a tenant throw, as decoding them would.
+ */
+export function decisionHeader (bytes: Uint8Array): DecisionHeader {
+  const header: DecisionHeader = { trace_id: '', tenant_id: '', created_ms: 0 }
+  const reader = new BinaryReader(bytes)
+  let found = 0
+  while (reader.pos < reader.len && found < 3) {
+    const [field, wireType] = reader.tag()
+    if (field === 1) { header.trace_id = reader.string(); found++ } else if (field === 2) { header.tenant_id = reader.string(); found++ } else if (field === 4) { header.created_ms = Number(reader.int64()); found++ } else reader.skip(wireType, field)
+  }
+  if (header.trace_id === '' || header.tenant_id === '') throw new Error('not a DecisionRecorded: no trace_id or tenant_id')
+  return header
+}
