@@ -145,7 +145,8 @@ export class ScoringService {
       origin_seq: seq
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
-    return { decision, ops: [...decisionRecordOps(record, features.device_known === 1), ...this.outbox.appendOps(seq, encodeEvent(record))] }
+    const encoded = encodeEvent(record)
+    return { decision, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendOps(seq, encoded)] }
   }
 }
 

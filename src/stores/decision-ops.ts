@@ -8,11 +8,12 @@ import type { TransactionRecord } from '../domain/records/decisions.js'
 /**
  * Local state a decision changes besides velocity: its transaction record, the device history and the user's
  * last position.
- * Used on the request path and by the materializer applying other instances' decisions.
+ * Used on the request path and by the materializer applying other instances' decisions. `encoded`: the
+ * record's Protobuf bytes, when the caller has them.
  */
-export function decisionRecordOps (record: TransactionRecord, deviceAlreadyKnown: boolean): WriteOp[] {
+export function decisionRecordOps (record: TransactionRecord, deviceAlreadyKnown: boolean, encoded?: Uint8Array): WriteOp[] {
   const scope = scopeOf(record)
-  const ops = [putTransactionOp(record), ...lastLocationOps(scope, record.request, record.created_ms)]
+  const ops = [putTransactionOp(record, encoded), ...lastLocationOps(scope, record.request, record.created_ms)]
   const seenKey = deviceSeenKey(scope, record.request)
   if (seenKey !== undefined && !deviceAlreadyKnown) ops.push(markDeviceSeenOp(seenKey, record.created_ms))
   return ops

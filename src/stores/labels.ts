@@ -3,9 +3,8 @@ import type { StateDb } from './state-db.js'
 import { type Scope, scopeOf } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import { countFraud, shouldCount, type StoredLabel } from './label-counters.js'
-import { transactionKey } from './transactions.js'
+import { parseTransaction, transactionKey } from './transactions.js'
 import type { VelocityStore } from './velocity.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
 import type { FeedbackLabel } from '../domain/records/feedback.js'
 
 export const labelKey = (scope: Scope, traceId: string) => stateKey(TAG.label, scope.tenant, scope.mode, traceId)
@@ -31,7 +30,7 @@ export async function applyLabel (label: FeedbackLabel, writes: StoreWrites, vel
   if (shouldCount(label, previous?.counted)) {
     const tx = await writes.get(transactionKey(scope, label.trace_id))
     if (tx !== undefined) {
-      const count = await countFraud(velocity, JSON.parse(tx.toString()) as TransactionRecord)
+      const count = await countFraud(velocity, parseTransaction(tx))
       writes.append(count.ops, count.release)
       counted = true
     }

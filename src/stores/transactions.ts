@@ -1,31 +1,41 @@
 import { idLowerBound } from '../domain/ids.js'
-import { scanJson, type WriteOp } from './rocks.js'
+import { scan, type WriteOp } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
+import { decodeEvent, encodeEvent, type TransactionRecord } from '../domain/records/decisions.js'
 
 /** Transactions are keyed by tenant and mode first, so one tenant or mode can never read another's. */
 export function transactionKey (scope: Scope, traceId: string): Buffer {
   return stateKey(TAG.transaction, scope.tenant, scope.mode, traceId)
 }
 
-export function putTransactionOp (record: TransactionRecord): WriteOp {
+/**
+ * A transaction is stored as its DecisionRecorded Protobuf bytes, the bytes its outbox entry holds (`encoded`,
+ * when the caller has them, is not encoded again). Records stored before were JSON: read as such.
+ */
+export function putTransactionOp (record: TransactionRecord, encoded: Uint8Array = encodeEvent(record)): WriteOp {
   return {
     type: 'put',
     key: transactionKey(scopeOf(record), record.trace_id),
-    value: Buffer.from(JSON.stringify(record))
+    value: Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength)
   }
+}
+
+const JSON_OBJECT = 0x7b // '{', never the first byte of a DecisionRecorded (field 15 as a group)
+
+export function parseTransaction (raw: Buffer): TransactionRecord {
+  return raw[0] === JSON_OBJECT ? JSON.parse(raw.toString()) as TransactionRecord : decodeEvent(raw)
 }
 
 /** Transactions created in [fromMs, toMs), oldest first (trace ids sort by creation time), at most `limit`. */
 export async function * transactionsBetween (state: StateDb, scope: Scope, fromMs: number, toMs: number, limit: number): AsyncGenerator<TransactionRecord> {
   const gte = transactionKey(scope, idLowerBound('trc', fromMs))
   const lt = transactionKey(scope, idLowerBound('trc', toMs))
-  yield * scanJson<TransactionRecord>(state.db, gte, lt, { limit })
+  for await (const [, value] of scan(state.db, gte, lt, { limit })) yield parseTransaction(value)
 }
 
 export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {
   const raw = await state.get(transactionKey(scope, traceId))
-  return raw === undefined ? undefined : JSON.parse(raw.toString()) as TransactionRecord
+  return raw === undefined ? undefined : parseTransaction(raw)
 }

@@ -149,7 +149,7 @@ describe('backtest over a window of stored transactions, as POST /v1/rules/:id/b
   async function store (records: TransactionRecord[]): Promise<StateDb> {
     dir = await mkdtemp(path.join(tmpdir(), 'backtest-'))
     state = await openStateDb(path.join(dir, 'state'))
-    writeBatchSync(state.db, records.map(putTransactionOp), false)
+    writeBatchSync(state.db, records.map(r => putTransactionOp(r)), false)
     return state
   }
 

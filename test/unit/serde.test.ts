@@ -6,6 +6,7 @@ import { plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decisi
 import { auth, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
+import { parseTransaction, putTransactionOp } from '../../src/stores/transactions.js'
 import { type TransactionRecord, decisionHeader, encodeEvent, decodeEvent } from '../../src/domain/records/decisions.js'
 
 const record: TransactionRecord = {
@@ -38,6 +39,13 @@ describe('decision event serialization', () => {
     expect(decisionHeader(encodeEvent({ ...record, created_ms: 0 }))).toMatchObject({ created_ms: 0 })
     expect(() => decisionHeader(encodeEvent({ ...record, tenant_id: '' }))).toThrow(/tenant_id/)
     expect(() => decisionHeader(Buffer.from('not protobuf at all'))).toThrow()
+  })
+
+  it('stores a transaction as its Protobuf bytes and still reads one stored as JSON', () => {
+    const op = putTransactionOp(record)
+    expect(op.type === 'put' && op.value[0]).not.toBe(0x7b)
+    expect(op.type === 'put' && parseTransaction(op.value)).toEqual(record)
+    expect(parseTransaction(Buffer.from(JSON.stringify(record)))).toEqual(record)
   })
 
   it('uses the Confluent wire format through @confluentinc/schemaregistry and registers the schema', async () => {
