@@ -145,7 +145,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     maxBatch: config.relayMaxBatch,
     maxBatchBytes: Math.min(config.relayMaxBatchBytes, brokerLimit === undefined ? Infinity : Math.floor(brokerLimit * 0.9))
   }, core.health, logger)
-  const service = new ScoringService(state, velocity, outbox, identity.originId, count => relay.notify(count), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
+  const service = new ScoringService(state, velocity, outbox, identity.originId, records => relay.notify(records), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
   const materializer = new ProcessorRunner(core.runtime, decisionsView({ velocity, codec, topic: decisionsTopic, originId: identity.originId, rulesets: controlPlane }))
   relay.start()
   await materializer.start()

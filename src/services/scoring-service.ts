@@ -55,8 +55,8 @@ export class ScoringService {
     private readonly velocity: VelocityStore,
     private readonly outbox: Outbox,
     private readonly originId: string,
-    /** Called after each durable write with the number of decisions (outbox entries) it recorded. */
-    private readonly onRecorded: (count: number) => void,
+    /** Called after each durable write with the decisions (outbox entries) it recorded. */
+    private readonly onRecorded: (records: readonly TransactionRecord[]) => void,
     private readonly rulesets: RulesetSource,
     private readonly views: ScoringViews
   ) {}
@@ -80,7 +80,7 @@ export class ScoringService {
     } finally {
       for (const p of prepared) p.velocity.release()
     }
-    this.onRecorded(prepared.length)
+    this.onRecorded(prepared.map(p => p.record))
     return prepared.map(p => p.decision)
   }
 
@@ -111,8 +111,8 @@ export class ScoringService {
         overrides: parseArrays<Override>(found.slice(...overrides)),
         caseGates: parseArrays<CaseGate>(found.slice(...gates))
       }
-      const { decision, ops } = this.decide(call, features, active, context)
-      return { decision, ops: [...ops, ...velocity.incrementOps()], velocity }
+      const { decision, record, ops } = this.decide(call, features, active, context)
+      return { decision, record, ops: [...ops, ...velocity.incrementOps()], velocity }
     } catch (err) {
       velocity.release()
       throw err
@@ -120,7 +120,7 @@ export class ScoringService {
   }
 
   private decide (call: ScoreCall, features: Record<string, number>, active: ActiveRuleset,
-    gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, ops: WriteOp[] } {
+    gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, record: TransactionRecord, ops: WriteOp[] } {
     const { scope, request, nowMs } = call
     const model = this.views.models.model(scope)
     const evaluation = decide(request, { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
@@ -146,9 +146,9 @@ export class ScoringService {
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
     const encoded = encodeEvent(record)
-    return { decision, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendOps(seq, encoded)] }
+    return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendOps(seq, encoded)] }
   }
 }
 
 /** A decided call whose writes are not yet durable. */
-interface Prepared { decision: Decision, ops: WriteOp[], velocity: VelocityView }
+interface Prepared { decision: Decision, record: TransactionRecord, ops: WriteOp[], velocity: VelocityView }

@@ -12,6 +12,8 @@ export interface DecisionCodec {
   readonly name: string
   encode(topic: string, protobuf: Uint8Array): Promise<Uint8Array>
   decode(topic: string, wire: Buffer): Promise<TransactionRecord>
+  /** Notes that `wire` (a value about to be appended) encodes `record`: decoding it in this process gives `record`. */
+  remember?(wire: Uint8Array, record: TransactionRecord): void
 }
 
 export const plainProtobufCodec: DecisionCodec = {
@@ -36,13 +38,17 @@ export async function schemaRegistryCodec (client: Client): Promise<DecisionCode
 /**
  * Decodes each record value once for every consumer of this process: consumers of the embedded log share
  * the value of a record (its tail in memory), so the decisions view and the topologies reading the same
- * decision decode it once. Decoded records are shared: consumers never change them.
+ * decision decode it once. Decoded records are shared: consumers never change them. A record this process
+ * made and appends itself is remembered with its bytes (the relay's) and never decoded here.
  */
 export function decodingOnce (codec: DecisionCodec): DecisionCodec {
   const decoded = new WeakMap<Buffer, Promise<TransactionRecord>>()
   return {
     name: codec.name,
     encode: (topic, protobuf) => codec.encode(topic, protobuf),
+    remember (wire, record) {
+      if (Buffer.isBuffer(wire)) decoded.set(wire, Promise.resolve(record))
+    },
     decode (topic, wire) {
       let hit = decoded.get(wire)
       if (hit === undefined) {

@@ -6,9 +6,12 @@ import type { Outbox, OutboxEntry } from '../stores/outbox.js'
 import type { StateDb } from '../stores/state-db.js'
 import { writeBatchSync } from '../stores/rocks.js'
 import type { PipelineHealth } from './health.js'
-import { decisionHeader } from '../domain/records/decisions.js'
+import { decisionHeader, type TransactionRecord } from '../domain/records/decisions.js'
 import type { LogRecord } from '../domain/records/log-record.js'
 import { deadLetterRecord } from '../domain/records/dead-letters.js'
+
+/** Records notified and not yet published that the relay keeps (beyond, they are decoded by their consumers). */
+const RECENT_KEPT = 10_000
 
 export interface RelayOptions {
   topic: string
@@ -48,6 +51,8 @@ export class OutboxRelay {
   private stopping = false
   private loop: Promise<void> | undefined
   private backlog = 0
+  /** Records of entries not yet published, by outbox sequence (notify). */
+  private readonly recent = new Map<number, TransactionRecord>()
   /** Consecutive failures of the entry at the head of the outbox, alone. */
   private head = { seq: 0, failures: 0 }
 
@@ -65,9 +70,16 @@ export class OutboxRelay {
     this.loop ??= this.run()
   }
 
-  /** Called after each durable write that added `count` outbox entries. */
-  notify (count = 1): void {
-    this.backlog += count
+  /**
+   * Called after each durable write that added outbox entries: their count, or the records they encode (by
+   * origin_seq, their outbox sequence), which the relay hands to this process's consumers with their bytes
+   * (DecisionCodec.remember) so that none decodes them again.
+   */
+  notify (recorded: number | readonly TransactionRecord[] = 1): void {
+    if (typeof recorded !== 'number' && this.recent.size + recorded.length <= RECENT_KEPT) {
+      for (const r of recorded) this.recent.set(r.origin_seq, r)
+    }
+    this.backlog += typeof recorded === 'number' ? recorded : recorded.length
     this.signalled = true
     this.wake?.()
   }
@@ -140,10 +152,14 @@ export class OutboxRelay {
   }
 
   private async toRecord (e: OutboxEntry): Promise<LogRecord> {
-    const decoded = decisionHeader(e.value)
+    const known = this.recent.get(e.seq)
+    this.recent.delete(e.seq)
+    const decoded = known ?? decisionHeader(e.value)
+    const value = await this.codec.encode(this.options.topic, e.value)
+    if (known !== undefined) this.codec.remember?.(value, known)
     return {
       key: `${decoded.tenant_id}:${decoded.trace_id}`,
-      value: await this.codec.encode(this.options.topic, e.value),
+      value,
       headers: { origin: this.options.originId, seq: String(e.seq), trace_id: decoded.trace_id },
       timestamp: decoded.created_ms
     }

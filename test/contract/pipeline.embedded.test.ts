@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { auth, eventually, startTestApp } from '../support/app.js'
 import { readDecisionStream } from '../support/stream.js'
+import { plainProtobufCodec, type DecisionCodec } from '../../src/stream/decision-codec.js'
 
 let app: App
 beforeAll(async () => { app = await startTestApp() })
@@ -24,5 +25,23 @@ describe('decisions stream on the embedded log', () => {
     expect(one.request.event).toBe('payment')
     // The instance's own materializer skips its own decisions (already applied on the request path).
     expect(app.materializer.processed).toBe(0)
+  })
+})
+
+describe('decisions this process made, on the embedded log', () => {
+  it('reach its topologies as the records it made: none is decoded again', async () => {
+    let decoded = 0
+    const counting: DecisionCodec = { ...plainProtobufCodec, decode: async (topic, wire) => { decoded++; return await plainProtobufCodec.decode(topic, wire) } }
+    const own = await startTestApp({}, { codec: counting })
+    try {
+      // A flagged payout: the case-opener (and every other topology on decisions) reads it.
+      const res = await own.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'payout', amount: 50_000, user_id: 'u-own' } })
+      expect(res.json().action).toBe('flag')
+      const trace = res.json().trace_id as string
+      await eventually(async () => (await own.server.inject({ method: 'GET', url: `/v1/cases?trace_id=${trace}`, headers: auth() })).json().data?.length === 1 || undefined, 10000, 'the case of the flagged payout')
+      expect(decoded).toBe(0)
+    } finally {
+      await own.close()
+    }
   })
 })

@@ -122,7 +122,10 @@ export class EmbeddedEventLog implements EventLog {
       const p = partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
       const value = encodeRecord(r, r.timestamp ?? now)
       ops.push({ type: 'put', key: recordKey(topic.prefixes[p]!, next[p]!), value })
-      appended.push(decodeRecord(topicName, p, next[p]!, value))
+      // The value consumers get is the one appended (what a process remembered of it holds for them too).
+      const consumed = decodeRecord(topicName, p, next[p]!, value)
+      if (Buffer.isBuffer(r.value)) consumed.value = r.value
+      appended.push(consumed)
       next[p]!++
     }
     writeBatchSync(this.db, ops, true)
