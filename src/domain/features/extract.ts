@@ -32,57 +32,58 @@ const v = (f: Features, name: string) => f[name] ?? 0
  * geo and SIM swap. Recorded with the decision, so the decision can be re-evaluated from the record alone.
  */
 export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): Features {
-  const f: Features = { ...inputs.velocity }
+  const velocity = inputs.velocity
   const { nowMs } = inputs
   const amount = request.amount ?? 0
-  f.amount = amount
-  f.user_present = request.user_id === undefined ? 0 : 1
-
-  // device
-  f.device_present = request.device_id === undefined ? 0 : 1
-  f.device_known = inputs.deviceFirstSeenMs === undefined ? 0 : 1
-  f.device_age_days = inputs.deviceFirstSeenMs === undefined ? 0 : Math.max(0, (nowMs - inputs.deviceFirstSeenMs) / DAY_MS)
 
   // identity
   const domain = emailDomain(request.email)
-  f.email_present = domain === undefined ? 0 : 1
-  f.email_disposable = domain !== undefined && isDisposableDomain(domain) ? 1 : 0
-  f.email_free = domain !== undefined && isFreeMailDomain(domain) ? 1 : 0
   const age = accountAgeDays(request.custom, nowMs)
-  f.account_age_known = age === undefined ? 0 : 1
-  f.account_age_days = age ?? 0
-
-  // network
-  f.ip_reputation_v3 = inputs.ipReputation ?? 0
 
   // transaction patterns: amount against the user's last 30 days (before this event)
-  const n = v(f, 'user_count_30d')
-  const mean = n > 0 ? v(f, 'user_sum_30d') / n : 0
-  const std = n > 1 ? Math.sqrt(Math.max(0, v(f, 'user_sumsq_30d') / n - mean * mean)) : 0
-  f.user_amount_mean_30d = mean
-  f.user_amount_std_30d = std
-  f.amount_z = n > 1 ? Math.max(-10, Math.min(10, (amount - mean) / Math.max(std, 0.1 * mean, 1))) : 0
-  f.amount_ratio = n > 0 && mean > 0 ? Math.min(100, amount / mean) : 1
+  const n = v(velocity, 'user_count_30d')
+  const mean = n > 0 ? v(velocity, 'user_sum_30d') / n : 0
+  const std = n > 1 ? Math.sqrt(Math.max(0, v(velocity, 'user_sumsq_30d') / n - mean * mean)) : 0
 
   // merchant risk: share of its transactions labelled fraudulent, outside the last 7 days (labels arrive late)
-  const matured = v(f, 'merchant_count_30d') - v(f, 'merchant_count_7d')
-  const maturedFrauds = v(f, 'label.merchant_count_30d') - v(f, 'label.merchant_count_7d')
-  f.merchant_risk_30d = matured > 0 ? Math.max(0, maturedFrauds) / matured : 0
-  f.merchant_frauds_7d = v(f, 'label.merchant_count_7d')
+  const matured = v(velocity, 'merchant_count_30d') - v(velocity, 'merchant_count_7d')
+  const maturedFrauds = v(velocity, 'label.merchant_count_30d') - v(velocity, 'label.merchant_count_7d')
 
   // geo
   const geo = geoFacts(request.geo)
-  f.geo_mismatch = countryMismatch(geo)
-  f.consistent_geo = geo.country !== undefined && inputs.countrySeenBefore && v(f, 'user_distinct_country_30d') === 1 ? 1 : 0
-  f.travel_kmh = Math.round(travelSpeedKmh(inputs.lastLocation, geo.point, nowMs))
-  f.impossible_travel = f.travel_kmh > IMPOSSIBLE_KMH ? 1 : 0
+  const travelKmh = Math.round(travelSpeedKmh(inputs.lastLocation, geo.point, nowMs))
 
   // SIM swap reported for the user
   const swap = inputs.simSwap
   const since = swap === undefined ? Infinity : nowMs - swap.at_ms
-  f.sim_swap = since >= 0 && since <= SIM_SWAP_RECENT_MS ? 1 : 0
-  f.sim_swap_confidence = since >= 0 && since <= SIM_SWAP_FADE_MS ? round4(swap!.confidence * (1 - since / SIM_SWAP_FADE_MS)) : 0
-  return f
+
+  // One literal (one object shape), added to the velocity features after them.
+  const extracted = {
+    amount,
+    user_present: request.user_id === undefined ? 0 : 1,
+    device_present: request.device_id === undefined ? 0 : 1,
+    device_known: inputs.deviceFirstSeenMs === undefined ? 0 : 1,
+    device_age_days: inputs.deviceFirstSeenMs === undefined ? 0 : Math.max(0, (nowMs - inputs.deviceFirstSeenMs) / DAY_MS),
+    email_present: domain === undefined ? 0 : 1,
+    email_disposable: domain !== undefined && isDisposableDomain(domain) ? 1 : 0,
+    email_free: domain !== undefined && isFreeMailDomain(domain) ? 1 : 0,
+    account_age_known: age === undefined ? 0 : 1,
+    account_age_days: age ?? 0,
+    ip_reputation_v3: inputs.ipReputation ?? 0,
+    user_amount_mean_30d: mean,
+    user_amount_std_30d: std,
+    amount_z: n > 1 ? Math.max(-10, Math.min(10, (amount - mean) / Math.max(std, 0.1 * mean, 1))) : 0,
+    amount_ratio: n > 0 && mean > 0 ? Math.min(100, amount / mean) : 1,
+    merchant_risk_30d: matured > 0 ? Math.max(0, maturedFrauds) / matured : 0,
+    merchant_frauds_7d: v(velocity, 'label.merchant_count_7d'),
+    geo_mismatch: countryMismatch(geo),
+    consistent_geo: geo.country !== undefined && inputs.countrySeenBefore && v(velocity, 'user_distinct_country_30d') === 1 ? 1 : 0,
+    travel_kmh: travelKmh,
+    impossible_travel: travelKmh > IMPOSSIBLE_KMH ? 1 : 0,
+    sim_swap: since >= 0 && since <= SIM_SWAP_RECENT_MS ? 1 : 0,
+    sim_swap_confidence: since >= 0 && since <= SIM_SWAP_FADE_MS ? round4(swap!.confidence * (1 - since / SIM_SWAP_FADE_MS)) : 0
+  }
+  return Object.assign({ ...velocity }, extracted)
 }
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000
