@@ -22,6 +22,8 @@ import { ScoringService } from '../services/scoring-service.js'
 import { TOPOLOGIES } from '../topologies/registry.js'
 import { decodingOnce, plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../stream/decision-codec.js'
 import { Outbox } from '../stores/outbox.js'
+import { PresentKeys } from '../stores/present-keys.js'
+import { TAG } from '../stores/keys.js'
 import { openStateDb } from '../stores/state-db.js'
 import { VelocityStore } from '../stores/velocity.js'
 import { IpReputationIndex } from '../stores/signals.js'
@@ -145,7 +147,8 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     maxBatch: config.relayMaxBatch,
     maxBatchBytes: Math.min(config.relayMaxBatchBytes, brokerLimit === undefined ? Infinity : Math.floor(brokerLimit * 0.9))
   }, core.health, logger)
-  const service = new ScoringService(state, velocity, outbox, identity.originId, records => relay.notify(records), controlPlane, { models: core.modelRegistry, reputation: core.reputation })
+  const subjects = await PresentKeys.open(state, [TAG.override, TAG.caseGate])
+  const service = new ScoringService(state, velocity, outbox, identity.originId, records => relay.notify(records), controlPlane, { models: core.modelRegistry, reputation: core.reputation, subjects })
   const materializer = new ProcessorRunner(core.runtime, decisionsView({ velocity, codec, topic: decisionsTopic, originId: identity.originId, rulesets: controlPlane }))
   relay.start()
   await materializer.start()

@@ -9,6 +9,7 @@ import { decisionRecordOps } from '../stores/decision-ops.js'
 import { deviceSeenKey } from '../stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
 import type { Outbox } from '../stores/outbox.js'
+import type { PresentKeys } from '../stores/present-keys.js'
 import { overrideKey, parseArrays, subjectKeys } from '../stores/overrides.js'
 import { parseSimSwap, simSwapKey, type IpReputationIndex } from '../stores/signals.js'
 import type { StateDb } from '../stores/state-db.js'
@@ -42,8 +43,11 @@ class Lookups {
   }
 }
 
-/** The models and IP reputation lists of every tenant, kept in memory by their materializers. */
-export interface ScoringViews { models: ModelRegistry, reputation: IpReputationIndex }
+/**
+ * The models and IP reputation lists of every tenant, kept in memory by their materializers, and which
+ * override and case-gate keys exist (most subjects have neither: those are not read).
+ */
+export interface ScoringViews { models: ModelRegistry, reputation: IpReputationIndex, subjects: PresentKeys }
 
 /**
  * The request path after validation: read features from local state, decide (pure), then record the
@@ -88,8 +92,9 @@ export class ScoringService {
   private async prepare (call: ScoreCall): Promise<Prepared> {
     const { scope, request, nowMs } = call
     const lookups = new Lookups()
-    const overrides = lookups.addAll(subjectKeys(request, (subject, value) => overrideKey(scope, subject, value)))
-    const gates = lookups.addAll(subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value)))
+    const present = (keys: Buffer[]) => keys.filter(k => this.views.subjects.mayExist(k))
+    const overrides = lookups.addAll(present(subjectKeys(request, (subject, value) => overrideKey(scope, subject, value))))
+    const gates = lookups.addAll(present(subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value))))
     const seen = lookups.add(deviceSeenKey(scope, request))
     const swap = lookups.add(request.user_id === undefined ? undefined : simSwapKey(scope, request.user_id))
     const location = lookups.add(lastLocationKey(scope, request))

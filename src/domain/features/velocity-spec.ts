@@ -73,9 +73,16 @@ function customValue (request: ScoreRequest, key: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
 }
 
-/** Name of the feature holding a need's value: user_count_1h, user_sum_24h, user_distinct_device_24h. */
+const names = new WeakMap<VelocityNeed, string>()
+
+/** Name of the feature holding a need's value: user_count_1h, user_sum_24h, user_distinct_device_24h (made once per need). */
 export function featureName (need: VelocityNeed): string {
-  return need.aggregate === 'distinct'
-    ? `${need.dimension}_distinct_${need.of}_${need.window}`
-    : `${need.dimension}_${need.aggregate}_${need.window}`
+  let name = names.get(need)
+  if (name === undefined) {
+    name = need.aggregate === 'distinct'
+      ? `${need.dimension}_distinct_${need.of}_${need.window}`
+      : `${need.dimension}_${need.aggregate}_${need.window}`
+    names.set(need, name)
+  }
+  return name
 }
