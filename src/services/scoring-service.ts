@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../stream/views/model-registry.js'
 import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
 import { caseGateKey } from '../stores/cases.js'
 import { decisionRecordOps } from '../stores/decision-ops.js'
+import { transactionKey } from '../stores/transactions.js'
 import { deviceSeenKey } from '../stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
 import type { Outbox } from '../stores/outbox.js'
@@ -151,7 +152,8 @@ export class ScoringService {
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
     const encoded = encodeEvent(record)
-    return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendOps(seq, encoded)] }
+    // The outbox entry refers to the transaction record: its bytes are written once.
+    return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
 }
 

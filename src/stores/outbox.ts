@@ -4,12 +4,16 @@ import type { StateDb } from './state-db.js'
 
 /**
  * The transactional outbox: encoded events written in the same RocksDB batch as the state change that
- * produced them, keyed by a per-instance sequence so the relay publishes them in order.
+ * produced them, keyed by a per-instance sequence so the relay publishes them in order. An entry holds the
+ * event's bytes, or a reference to the key they are stored under in the same batch (a decision's transaction
+ * record: the bytes are written once); `read` returns the bytes either way.
  */
 export interface OutboxEntry { key: Buffer, seq: number, value: Buffer }
 
 const seqKey = stateKey(TAG.meta, 'outbox_seq')
 const entryKey = (seq: number) => stateKey(TAG.outbox, seq.toString(16).padStart(16, '0'))
+/** First byte of a reference; never the first byte of a Protobuf message (field number 0 does not exist). */
+const REFERENCE = 0
 
 export class Outbox {
   private lastSeq: number
@@ -35,12 +39,25 @@ export class Outbox {
     ]
   }
 
-  /** Up to `max` entries with seq > afterSeq, in order (starting past published ones skips their tombstones). */
+  /** Ops that enqueue one entry whose bytes the same batch stores under `storedAt`. */
+  appendReferenceOps (seq: number, storedAt: Buffer): WriteOp[] {
+    return this.appendOps(seq, Buffer.concat([Buffer.of(REFERENCE), storedAt]))
+  }
+
+  /**
+   * Up to `max` entries with seq > afterSeq, in order (starting past published ones skips their tombstones).
+   * A reference whose record is gone reads as no bytes (an entry nothing can decode).
+   */
   async read (max: number, afterSeq = 0): Promise<OutboxEntry[]> {
     const [prefix, lt] = prefixRange(TAG.outbox)
     const out: OutboxEntry[] = []
     for await (const [key, value] of scan(this.state.db, entryKey(afterSeq + 1), lt, { limit: max })) {
       out.push({ key, value, seq: parseInt(key.subarray(prefix.length).toString(), 16) })
+    }
+    const references = out.filter(e => e.value[0] === REFERENCE)
+    if (references.length > 0) {
+      const stored = await this.state.getMany(references.map(e => e.value.subarray(1)))
+      references.forEach((e, i) => { e.value = stored[i] ?? Buffer.alloc(0) })
     }
     return out
   }

@@ -10,6 +10,7 @@ import { PipelineHealth } from '../../src/stream/health.js'
 import { plainProtobufCodec } from '../../src/stream/decision-codec.js'
 import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
 import { Outbox } from '../../src/stores/outbox.js'
+import { putTransactionOp, transactionKey } from '../../src/stores/transactions.js'
 import { writeBatchSync } from '../../src/stores/rocks.js'
 import { type TransactionRecord, encodeEvent } from '../../src/domain/records/decisions.js'
 import type { LogRecord } from '../../src/domain/records/log-record.js'
@@ -286,6 +287,19 @@ describe('OutboxRelay', () => {
     expect(dead!.headers).toEqual({ source: 'outbox', origin: ORIGIN, seq: '2', target_topic: TOPIC, reason: UNDECODABLE_REASON })
     expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: { 'outbox-relay': 1 } })
     expect(r.lines.filter(l => l.level === 'error').map(l => [l.msg, l.obj.seq])).toEqual([['outbox relay: entry dead-lettered', 2]])
+  })
+
+  it('publishes an entry that refers to its stored transaction with the transaction\'s bytes; a reference to nothing is dead-lettered', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const r = await rig()
+    const stored = putTransactionOp(transaction(2))
+    const missing = transactionKey({ tenant: 'ten_relay', mode: 'test' }, 'trc_none')
+    const seqs = [r.outbox.nextSeq(), r.outbox.nextSeq()]
+    writeBatchSync(r.state.db, [stored, ...r.outbox.appendReferenceOps(seqs[0]!, stored.key), ...r.outbox.appendReferenceOps(seqs[1]!, missing)], false)
+    r.relay.start()
+    await waitFor('the outbox to empty', async () => (await r.remaining()).length === 0)
+    expect(r.log.published(TOPIC).map(p => Buffer.from(p.value))).toEqual([Buffer.from(encodeEvent(transaction(2)))])
+    expect(r.log.calls(DLQ)).toEqual([[[2], 'ok']])
   })
 
   it('narrows a RecordRejected batch of several to its head entry alone, then resumes whole batches', async () => {
