@@ -8,6 +8,6 @@ export interface StoreWrites {
   get(key: Buffer): Promise<Buffer | undefined>
   put(key: Buffer, value: Buffer): void
   del(key: Buffer): void
-  /** Ops made elsewhere (velocity increments), written in the same batch; `settled` runs once it is written or failed. */
-  append(ops: () => WriteOp[], settled?: () => void): void
+  /** Ops made elsewhere (velocity increments), written in the same batch; `settled` runs once it is written or failed (`written` says which). */
+  append(ops: () => WriteOp[], settled?: (written: boolean) => void): void
 }

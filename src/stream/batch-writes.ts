@@ -6,7 +6,7 @@ import type { WriteOp } from '../stores/rocks.js'
 export class BatchWrites implements StoreWrites {
   private readonly pending = new Map<string, Buffer | null>()
   private readonly extra: Array<() => WriteOp[]> = []
-  private readonly settled: Array<() => void> = []
+  private readonly settled: Array<(written: boolean) => void> = []
 
   constructor (private readonly state: StateDb) {}
 
@@ -30,9 +30,9 @@ export class BatchWrites implements StoreWrites {
   /**
    * Ops made elsewhere (velocity increments), written in the same batch. `ops` runs when the batch is handed to
    * the committer, with no await in between (increments reach the store in the order they hit its cache);
-   * `settled` runs once the batch is committed or failed.
+   * `settled` runs once the batch is committed or failed, told which.
    */
-  append (ops: () => WriteOp[], settled?: () => void): void {
+  append (ops: () => WriteOp[], settled?: (written: boolean) => void): void {
     this.extra.push(ops)
     if (settled !== undefined) this.settled.push(settled)
   }
@@ -44,7 +44,8 @@ export class BatchWrites implements StoreWrites {
     return [...own, ...this.extra.flatMap(fn => fn())]
   }
 
-  settle (): void {
-    for (const fn of this.settled.splice(0)) fn()
+  /** The batch was committed (`written`) or failed. */
+  settle (written: boolean): void {
+    for (const fn of this.settled.splice(0)) fn(written)
   }
 }

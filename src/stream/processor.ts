@@ -240,6 +240,7 @@ export class ProcessorRunner<T, L = undefined> {
     const batch = new RunningBatch(this.rt.state, p.local?.() as L)
     // Outputs of records processed before and delivered again are appended again, as they were.
     const resent = done.outputs.filter(o => o.offset >= first && o.offset <= last)
+    let written = false
     try {
       for (const r of records) {
         if (r.offset <= done.offset || p.skip?.(r) === true) continue
@@ -256,8 +257,9 @@ export class ProcessorRunner<T, L = undefined> {
       } else if (!batch.writes.empty) {
         throw new Error(`${p.group}: a processor without a checkpoint keeps no state`)
       }
+      written = true
     } finally {
-      batch.writes.settle()
+      batch.writes.settle(written)
     }
     this.movedTo(topic, partition, last)
     await this.append([...resent, ...batch.outputs])
@@ -297,13 +299,15 @@ export class ProcessorRunner<T, L = undefined> {
       await this.rt.state.committer.commit([{ type: 'del', key }])
     }
     const batch = new RunningBatch(this.rt.state, p.local?.() as L)
+    let written = false
     try {
       await p.punctuation!.run(batch)
       if (batch.outputs.length > 0) batch.writes.put(key, encodeCheckpoint({ offset: -1, outputs: batch.outputs }))
       const ops = batch.writes.ops()
       if (ops.length > 0) await this.rt.state.committer.commit(ops)
+      written = true
     } finally {
-      batch.writes.settle()
+      batch.writes.settle(written)
     }
     if (batch.outputs.length > 0) {
       await this.append(batch.outputs)

@@ -18,19 +18,54 @@ const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.
 const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
 const SEP = '\u0000'
 
+interface GraphNode { key: Buffer, links: Links, changed: boolean }
+
 /**
- * The graph nodes a batch has read or changed: each read from the store once, changed in place by the
- * batch's decisions in order, and written once when the batch ends.
+ * Graph nodes kept between batches, the most recently used NODES_KEPT: they hold what the store holds once a
+ * batch that changed them is written; a batch that failed empties it. Only where one consumer owns every
+ * partition for good (the embedded log): on Kafka, partitions move between instances with no say here.
+ */
+const NODES_KEPT = 50_000
+
+class NodeCache {
+  private readonly nodes = new Map<string, GraphNode>()
+
+  get (id: string): GraphNode | undefined {
+    const node = this.nodes.get(id)
+    if (node !== undefined) { this.nodes.delete(id); this.nodes.set(id, node) }
+    return node
+  }
+
+  set (id: string, node: GraphNode): void {
+    this.nodes.set(id, node)
+    if (this.nodes.size > NODES_KEPT) this.nodes.delete(this.nodes.keys().next().value!)
+  }
+
+  clear (): void { this.nodes.clear() }
+}
+
+/**
+ * The graph nodes a batch has read or changed: each read from the store (or the cache) once, changed in place
+ * by the batch's decisions in order, and written once when the batch ends.
  */
 class BatchGraph {
-  private readonly nodes = new Map<string, { key: Buffer, links: Links, changed: boolean }>()
+  private readonly nodes = new Map<string, GraphNode>()
+  constructor (private readonly cache: NodeCache | undefined) {}
 
-  async node (writes: BatchWrites, key: Buffer): Promise<{ links: Links, changed: boolean }> {
+  async node (writes: BatchWrites, key: Buffer): Promise<GraphNode> {
     const id = key.toString('latin1')
     let node = this.nodes.get(id)
     if (node === undefined) {
-      const raw = await writes.get(key)
-      node = { key, links: raw === undefined ? {} : JSON.parse(raw.toString()) as Links, changed: false }
+      const cache = this.cache
+      // The cached nodes take this batch's changes as they are made: right once it is written, wrong if not.
+      if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
+      node = this.cache?.get(id)
+      if (node === undefined) {
+        const raw = await writes.get(key)
+        node = { key, links: raw === undefined ? {} : JSON.parse(raw.toString()) as Links, changed: false }
+        this.cache?.set(id, node)
+      }
+      node.changed = false
       this.nodes.set(id, node)
     }
     return node
@@ -131,11 +166,12 @@ export const asyncScorer: Topology = {
   build: ctx => {
     const { topics } = ctx
     const group = `${topics.prefix}async-scorer`
+    const cache = ctx.log.kind === 'embedded' ? new NodeCache() : undefined
     // A tenant's graph has one owner: decisions reach the scorer by tenant.
     const scorer: Omit<Processor<TransactionRecord, BatchGraph>, 'topics'> = {
       group,
       checkpoint: ['async-scorer'],
-      local: () => new BatchGraph(),
+      local: () => new BatchGraph(cache),
       decode: record => ctx.codec.decode(sourceTopic(record), record.value),
       async process (d, record, batch) {
         if (d.request.user_id === undefined || !await firstCopy(record, batch, group)) return

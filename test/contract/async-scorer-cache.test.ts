@@ -1,0 +1,48 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import type { App } from '../../src/app/app.js'
+import { asyncScorer } from '../../src/topologies/async-scorer.js'
+import { startTopology, type RunningTopology, type TopologyContext } from '../../src/topologies/index.js'
+import type { CommitHook, WriteOp } from '../../src/stores/rocks.js'
+import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
+import { auth, eventually, startTestApp } from '../support/app.js'
+
+describe('async-scorer on the embedded log: graph nodes kept between batches', () => {
+  let api: App | undefined
+  let scorer: RunningTopology | undefined
+  afterAll(async () => {
+    await scorer?.stop()
+    await api?.close()
+  })
+
+  it('forgets what a batch that was not written changed: a dead-lettered decision leaves no link behind', async () => {
+    // One partition: the three decisions reach the scorer as one batch.
+    api = await startTestApp({ TOPOLOGIES: 'none', DECISIONS_PARTITIONS: '1' })
+    const traces: string[] = []
+    for (const user of ['cache-a', 'cache-b', 'cache-c']) {
+      const res = await api.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'signup', user_id: user, device_id: 'dev-cache' } })
+      traces.push(res.json().trace_id as string)
+    }
+    await eventually(async () => (await api!.log.endOffsets(api!.topics.decisions))[0] === 3 || undefined, 10000, 'the decisions on the log')
+    const events: ServiceEvent[] = []
+    const sub = await api.log.subscribe({ group: 'cache-events', topics: [api.topics.events], onBatch: async rs => { for (const r of rs) events.push(parseEvent(r.value)) } })
+    // Every write of the graph node of user b fails: the batch of three fails, then b alone until dead-lettered.
+    const failing: CommitHook = {
+      beforeWrite: (ops: readonly WriteOp[]) => ops.some(op => op.type === 'put' && op.key[0] === 'G'.charCodeAt(0) && op.key.includes('cache-b')) ? [{ type: 'put', key: null, value: Buffer.alloc(0) } as unknown as WriteOp] : [],
+      afterWrite: () => {}
+    }
+    api.state.committer.hooks.push(failing)
+    try {
+      const ctx: TopologyContext = { ...api.runtime, config: api.config, codec: api.codec, topics: api.topics, control: api.controlPlane, cases: api.cases, webhooks: api.webhooks, audit: api.audit, clock: api.clock, models: api.modelRegistry }
+      scorer = await startTopology(asyncScorer, ctx)
+      await eventually(() => api!.health.report().dead_lettered['processor:async-scorer'] === 1 || events.some(e => e.type === 'score.async' && e.data.trace_id === traces[2]) || undefined, 20000, 'b dead-lettered and c analysed')
+      await eventually(() => events.some(e => e.type === 'score.async' && e.data.trace_id === traces[2]) || undefined, 20000, 'the check of c')
+      const checks = events.filter(e => e.type === 'score.async')
+      // a saw nobody before it; b never reached the graph; c is linked to a alone.
+      expect(checks.map(e => e.data.trace_id)).toEqual([traces[2]])
+      expect(checks[0]!.data).toMatchObject({ linked_users: 1, cluster_size: 2, shared: { device: 1 } })
+    } finally {
+      api.state.committer.hooks.splice(api.state.committer.hooks.indexOf(failing), 1)
+      await sub.close()
+    }
+  })
+})
