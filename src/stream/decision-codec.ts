@@ -11,9 +11,10 @@ import { type TransactionRecord, decodeEvent, fromEvent } from '../domain/record
 export interface DecisionCodec {
   readonly name: string
   encode(topic: string, protobuf: Uint8Array): Promise<Uint8Array>
-  decode(topic: string, wire: Buffer): Promise<TransactionRecord>
-  /** Notes that `wire` (a value about to be appended) encodes `record`: decoding it in this process gives `record`. */
-  remember?(wire: Uint8Array, record: TransactionRecord): void
+  /** `key`: the record's key (`<tenant>:<trace_id>`), under which consumers of other groups may find it decoded. */
+  decode(topic: string, wire: Buffer, key?: string): Promise<TransactionRecord>
+  /** Notes that `wire` (a value about to be appended under `key`) encodes `record`: decoding it here gives `record`. */
+  remember?(wire: Uint8Array, record: TransactionRecord, key: string): void
 }
 
 export const plainProtobufCodec: DecisionCodec = {
@@ -35,27 +36,41 @@ export async function schemaRegistryCodec (client: Client): Promise<DecisionCode
   }
 }
 
+/** Records decoded or remembered lately, by key: consumers of several groups read a record at about the same time. */
+const RECENT_KEYS = 4096
+
 /**
- * Decodes each record value once for every consumer of this process: consumers of the embedded log share
- * the value of a record (its tail in memory), so the decisions view and the topologies reading the same
- * decision decode it once. Decoded records are shared: consumers never change them. A record this process
- * made and appends itself is remembered with its bytes (the relay's) and never decoded here.
+ * Decodes each record once for every consumer of this process. Consumers of the embedded log share the value
+ * of a record (its tail in memory): found by that value. On Kafka each group fetches its own copy: found by the
+ * record's key among the last RECENT_KEYS decoded (keys are unique per decision, and a copy of one decision
+ * published twice holds the same bytes). A record this process made and appends itself is remembered with its
+ * bytes and key (the relay's) and never decoded here. Decoded records are shared: consumers never change them.
  */
 export function decodingOnce (codec: DecisionCodec): DecisionCodec {
-  const decoded = new WeakMap<Buffer, Promise<TransactionRecord>>()
+  const byValue = new WeakMap<Buffer, Promise<TransactionRecord>>()
+  const byKey = new Map<string, Promise<TransactionRecord>>()
+  const keep = (key: string | undefined, hit: Promise<TransactionRecord>) => {
+    if (key === undefined) return
+    byKey.set(key, hit)
+    if (byKey.size > RECENT_KEYS) byKey.delete(byKey.keys().next().value!)
+  }
   return {
     name: codec.name,
     encode: (topic, protobuf) => codec.encode(topic, protobuf),
-    remember (wire, record) {
-      if (Buffer.isBuffer(wire)) decoded.set(wire, Promise.resolve(record))
+    remember (wire, record, key) {
+      const hit = Promise.resolve(record)
+      if (Buffer.isBuffer(wire)) byValue.set(wire, hit)
+      keep(key, hit)
     },
-    decode (topic, wire) {
-      let hit = decoded.get(wire)
+    decode (topic, wire, key) {
+      let hit = byValue.get(wire) ?? (key === undefined ? undefined : byKey.get(key))
       if (hit === undefined) {
-        decoded.set(wire, hit = codec.decode(topic, wire))
+        hit = codec.decode(topic, wire)
+        keep(key, hit)
         // A failure may be transient (a schema registry that did not answer): the next try decodes again.
-        hit.catch(() => decoded.delete(wire))
+        hit.catch(() => { byValue.delete(wire); if (key !== undefined && byKey.get(key) === hit) byKey.delete(key) })
       }
+      byValue.set(wire, hit)
       return hit
     }
   }

@@ -30,7 +30,7 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRe
     topics: [deps.topic],
     checkpoint: [],
     skip: record => record.headers.origin === deps.originId,
-    decode: record => deps.codec.decode(record.topic, record.value),
+    decode: record => deps.codec.decode(record.topic, record.value, record.key),
     async process (record, _consumed, { writes }) {
       const scope = scopeOf(record)
       if (await writes.get(transactionKey(scope, record.trace_id)) !== undefined) return

@@ -156,9 +156,10 @@ export class OutboxRelay {
     this.recent.delete(e.seq)
     const decoded = known ?? decisionHeader(e.value)
     const value = await this.codec.encode(this.options.topic, e.value)
-    if (known !== undefined) this.codec.remember?.(value, known)
+    const key = `${decoded.tenant_id}:${decoded.trace_id}`
+    if (known !== undefined) this.codec.remember?.(value, known, key)
     return {
-      key: `${decoded.tenant_id}:${decoded.trace_id}`,
+      key,
       value,
       headers: { origin: this.options.originId, seq: String(e.seq), trace_id: decoded.trace_id },
       timestamp: decoded.created_ms

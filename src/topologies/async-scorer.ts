@@ -172,7 +172,7 @@ export const asyncScorer: Topology = {
       group,
       checkpoint: ['async-scorer'],
       local: () => new BatchGraph(cache),
-      decode: record => ctx.codec.decode(sourceTopic(record), record.value),
+      decode: record => ctx.codec.decode(sourceTopic(record), record.value, record.key),
       async process (d, record, batch) {
         if (d.request.user_id === undefined || !await firstCopy(record, batch, group)) return
         const slice = new GraphSlice(scopeOf(d), batch.local, batch.writes, d.created_ms)

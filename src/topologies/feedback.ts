@@ -154,7 +154,7 @@ export const feedbackTrainer: Topology = {
       group,
       checkpoint: ['feedback-trainer'],
       local: () => new Map(),
-      decode: r => isDecision(r) ? ctx.codec.decode(sourceTopic(r), r.value) : decodeLabel(r.value),
+      decode: r => isDecision(r) ? ctx.codec.decode(sourceTopic(r), r.value, r.key) : decodeLabel(r.value),
       async process (value, record, batch) {
         if (!await firstCopy(record, batch, group)) return
         await (isDecision(record) ? onDecision(value as TransactionRecord, batch) : onLabel(value as FeedbackLabel, batch))

@@ -79,5 +79,5 @@ export function mapTopic<T> (ctx: TopologyContext, group: string, topic: string,
 
 /** mapTopic over `decisions`, each record decoded with the decision codec. */
 export function mapDecisions (ctx: TopologyContext, group: string, target: string, map: (d: TransactionRecord) => LogRecord[]): Processor<TransactionRecord> {
-  return mapTopic(ctx, group, ctx.topics.decisions, target, r => ctx.codec.decode(r.topic, r.value), map)
+  return mapTopic(ctx, group, ctx.topics.decisions, target, r => ctx.codec.decode(r.topic, r.value, r.key), map)
 }

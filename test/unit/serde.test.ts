@@ -2,7 +2,7 @@ import { MockClient } from '@confluentinc/schemaregistry'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
-import { plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decision-codec.js'
+import { decodingOnce, plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decision-codec.js'
 import { auth, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
@@ -46,6 +46,24 @@ describe('decision event serialization', () => {
     expect(op.type === 'put' && op.value[0]).not.toBe(0x7b)
     expect(op.type === 'put' && parseTransaction(op.value)).toEqual(record)
     expect(parseTransaction(Buffer.from(JSON.stringify(record)))).toEqual(record)
+  })
+
+  it('decodes a record once for every consumer: by its value, or by its key when each consumer holds its own copy (Kafka)', async () => {
+    let decodes = 0
+    const codec = decodingOnce({ ...plainProtobufCodec, decode: async (topic, wire) => { decodes++; return await plainProtobufCodec.decode(topic, wire) } })
+    const bytes = encodeEvent(record)
+    const key = `${record.tenant_id}:${record.trace_id}`
+    const first = await codec.decode('decisions', Buffer.from(bytes), key)
+    expect(first).toEqual(record)
+    expect(await codec.decode('decisions', Buffer.from(bytes), key)).toBe(first)
+    expect(decodes).toBe(1)
+    // Without a key, another copy is decoded again; a remembered record is never decoded.
+    expect(await codec.decode('decisions', Buffer.from(bytes))).toEqual(record)
+    expect(decodes).toBe(2)
+    const other = { ...record, trace_id: 'trc_other' }
+    codec.remember!(Buffer.from(encodeEvent(other)), other, `${other.tenant_id}:trc_other`)
+    expect(await codec.decode('decisions', Buffer.from(encodeEvent(other)), `${other.tenant_id}:trc_other`)).toBe(other)
+    expect(decodes).toBe(2)
   })
 
   it('uses the Confluent wire format through @confluentinc/schemaregistry and registers the schema', async () => {
