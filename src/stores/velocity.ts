@@ -40,32 +40,55 @@ export const counterId = (scope: Scope, dim: string, value: string): string =>
 const linkId = (scope: Scope, dim: string, value: string, of: string): string =>
   stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
 const keyOf = (rid: string): Buffer => Buffer.from(rid)
+const pairOf = (dim: string, of: string) => `${dim}\u0000${of}`
+
+/** A plan of no records yet; `counter` and `link` add one, noting its id under its dimension (and other dimension). */
+function emptyPlan (): Plan {
+  return { records: new Map(), counters: new Map(), links: new Map(), tracked: [], pairs: [] }
+}
+
+function addCounter (p: Plan, scope: Scope, dim: string, value: string): void {
+  const rid = counterId(scope, dim, value)
+  p.records.set(rid, 'counters')
+  p.counters.set(dim, rid)
+}
+
+/** False when the record was in the plan already. */
+function addLink (p: Plan, scope: Scope, dim: string, value: string, of: string): boolean {
+  const rid = linkId(scope, dim, value, of)
+  if (p.records.has(rid)) return false
+  p.records.set(rid, 'links')
+  p.links.set(pairOf(dim, of), rid)
+  return true
+}
 
 /** The records a fraud label increments: label.<dimension> for each of the labelled transaction's dimensions. */
 function labelPlan (scope: Scope, request: ScoreRequest): Plan {
-  const records: Plan['records'] = new Map()
-  const tracked: Array<[string, string]> = []
+  const p = emptyPlan()
   for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant']) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
-    tracked.push([LABEL_PREFIX + dim, value])
-    records.set(counterId(scope, LABEL_PREFIX + dim, value), 'counters')
+    p.tracked.push([LABEL_PREFIX + dim, value])
+    addCounter(p, scope, LABEL_PREFIX + dim, value)
   }
-  return { records, tracked, pairs: [] }
+  return p
 }
 
 /** The records a journal entry increments (its counter records, its link records). */
 function journalPlan (j: JournalEntry): Plan {
   const scope: Scope = { tenant: j.tenant, mode: j.mode }
-  const records: Plan['records'] = new Map()
-  for (const [dim, value] of j.tracked) records.set(counterId(scope, dim, value), 'counters')
-  for (const [dim, value, of] of j.pairs) records.set(linkId(scope, dim, value, of), 'links')
-  return { records, tracked: j.tracked, pairs: j.pairs }
+  const p = emptyPlan()
+  for (const [dim, value] of j.tracked) addCounter(p, scope, dim, value)
+  for (const [dim, value, of] of j.pairs) addLink(p, scope, dim, value, of)
+  return { ...p, tracked: j.tracked, pairs: j.pairs }
 }
 
 interface Plan {
   /** Record id -> its kind, for loading. */
   records: Map<string, Entry['kind']>
+  /** The id of a dimension's counter record, and of a (dimension, other dimension) link record (pairOf). */
+  counters: Map<string, string>
+  links: Map<string, string>
   /** Dimensions with values, and the distinct pairs, that this event increments. */
   tracked: Array<[string, string]>
   pairs: Array<[string, string, string, string]>
@@ -73,41 +96,35 @@ interface Plan {
 
 /** Every record the event's increments touch and, with `windows`, those the features of `needs` read. */
 function plan (scope: Scope, request: ScoreRequest, needs: readonly VelocityNeed[], windows = true): Plan {
-  const records: Plan['records'] = new Map()
+  const p = emptyPlan()
   const dims = new Set<string>(BUILT_IN_DIMENSIONS)
   for (const n of needs) if (n.aggregate !== 'distinct') dims.add(n.dimension)
-  const tracked: Array<[string, string]> = []
   for (const dim of dims) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
     const counted = !isLabelDimension(dim)
-    if (counted) tracked.push([dim, value])
-    if (counted || windows) records.set(counterId(scope, dim, value), 'counters')
+    if (counted) p.tracked.push([dim, value])
+    if (counted || windows) addCounter(p, scope, dim, value)
   }
-  const pairs: Plan['pairs'] = []
   for (const n of needs) {
     if (n.aggregate !== 'distinct') continue
     const value = dimensionValue(request, n.dimension)
     const other = dimensionValue(request, n.of)
     if (value === undefined) continue
-    const rid = linkId(scope, n.dimension, value, n.of)
-    if (!records.has(rid)) {
-      records.set(rid, 'links')
-      if (other !== undefined) pairs.push([n.dimension, value, n.of, other])
-    }
+    if (addLink(p, scope, n.dimension, value, n.of) && other !== undefined) p.pairs.push([n.dimension, value, n.of, other])
   }
-  return { records, tracked, pairs }
+  return p
 }
 
 /**
  * Applies one event's increments to its loaded records and returns the records it changed (the others were
  * loaded only to be read); `undo` (when given) collects how to take the increments back.
  */
-function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, eventTimeMs: number, amount: number, undo?: Array<() => void>): Entry[] {
+function increment (entries: Map<string, Entry>, plan: Plan, eventTimeMs: number, amount: number, undo?: Array<() => void>): Entry[] {
   const changed: Entry[] = []
   const sq = amount * amount
-  for (const [dim, value] of plan.tracked) {
-    const entry = entries.get(counterId(scope, dim, value))!
+  for (const [dim] of plan.tracked) {
+    const entry = entries.get(plan.counters.get(dim)!)!
     let touched = false
     for (const res of RESOLUTIONS) {
       const s = entry.counters![res]
@@ -118,8 +135,8 @@ function increment (entries: Map<string, Entry>, plan: Plan, scope: Scope, event
     }
     if (touched) changed.push(entry)
   }
-  for (const [dim, value, of, other] of plan.pairs) {
-    const entry = entries.get(linkId(scope, dim, value, of))!
+  for (const [dim, , of, other] of plan.pairs) {
+    const entry = entries.get(plan.links.get(pairOf(dim, of))!)!
     changed.push(entry)
     const links = entry.links!
     const before = links.get(other)
@@ -151,9 +168,9 @@ export class VelocityView {
     private readonly needs: readonly VelocityNeed[]
   ) {}
 
-  private sum (dim: string, value: string, res: Resolution, units: number, field: number): number {
+  private sum (dim: string, res: Resolution, units: number, field: number): number {
     const last = unitOf(this.eventTimeMs, res)
-    return sumSlots(this.entries.get(counterId(this.scope, dim, value))!.counters![res], res, last - units + 1, last, field)
+    return sumSlots(this.entries.get(this.plan.counters.get(dim)!)!.counters![res], res, last - units + 1, last, field)
   }
 
   /** Sets one feature per need whose dimension the request names (featureName(need)). */
@@ -165,10 +182,10 @@ export class VelocityView {
       if (need.aggregate === 'distinct') {
         const since = this.eventTimeMs - units * UNIT_MS[res]
         let n = 0
-        for (const seen of this.entries.get(linkId(this.scope, need.dimension, value, need.of))!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
+        for (const seen of this.entries.get(this.plan.links.get(pairOf(need.dimension, need.of))!)!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
         into[featureName(need)] = n
       } else {
-        into[featureName(need)] = this.sum(need.dimension, value, res, units, FIELD[need.aggregate])
+        into[featureName(need)] = this.sum(need.dimension, res, units, FIELD[need.aggregate])
       }
     }
     return into
@@ -179,7 +196,8 @@ export class VelocityView {
     const value = dimensionValue(this.request, dimension)
     const other = dimensionValue(this.request, of)
     if (value === undefined || other === undefined) return undefined
-    return this.entries.get(linkId(this.scope, dimension, value, of))?.links?.get(other)
+    const rid = this.plan.links.get(pairOf(dimension, of))
+    return rid === undefined ? undefined : this.entries.get(rid)?.links?.get(other)
   }
 
   private undo: Array<() => void> = []
@@ -190,7 +208,7 @@ export class VelocityView {
    * revert() takes the increments back.
    */
   incrementOps (): WriteOp[] {
-    const changed = increment(this.entries, this.plan, this.scope, this.eventTimeMs, this.request.amount ?? 0, this.undo)
+    const changed = increment(this.entries, this.plan, this.eventTimeMs, this.request.amount ?? 0, this.undo)
     this.journalOp = this.store.journal({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: this.request.amount ?? 0, tracked: this.plan.tracked, pairs: this.plan.pairs }, changed)
     return [this.journalOp]
   }
@@ -251,7 +269,7 @@ export class VelocityStore implements CommitHook {
       const j = JSON.parse(value.toString()) as JournalEntry
       const p = journalPlan(j)
       const entries = await store.load(p)
-      for (const e of increment(entries, p, { tenant: j.tenant, mode: j.mode }, j.t, j.a)) store.dirty.add(e)
+      for (const e of increment(entries, p, j.t, j.a)) store.dirty.add(e)
       for (const e of entries.values()) e.pins--
       store.journalled.push(key)
     }
