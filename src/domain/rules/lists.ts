@@ -10,19 +10,37 @@ export function compileList (list: ValueList): ListMatcher {
   const exact = new Set(list.items.map(normalize))
   if (list.item_type !== 'ip') return { has: value => exact.has(normalize(value)) }
   const ranges = new BlockList()
+  // IPv4 items also as (network, mask) pairs: an IPv4 address is checked by arithmetic, not through a
+  // BlockList (which makes a SocketAddress per check), unless an IPv6 item could match it (mapped addresses).
+  const v4: Array<[number, number]> = []
+  let v6Items = false
   for (const item of list.items) {
     const [address, bits] = item.split('/')
     const family = isIP(address ?? '')
     if (family === 0) continue
     if (bits === undefined) ranges.addAddress(address!, family === 6 ? 'ipv6' : 'ipv4')
     else ranges.addSubnet(address!, Number(bits), family === 6 ? 'ipv6' : 'ipv4')
+    if (family === 6) { v6Items = true; continue }
+    const mask = bits === undefined || Number(bits) >= 32 ? 0xffffffff : Number(bits) === 0 ? 0 : (0xffffffff << (32 - Number(bits))) >>> 0
+    v4.push([(ipv4Number(address!) & mask) >>> 0, mask])
   }
   return {
     has: value => {
       const family = isIP(value)
+      if (family === 4 && !v6Items) {
+        const n = ipv4Number(value)
+        return v4.some(([network, mask]) => ((n & mask) >>> 0) === network)
+      }
       return family !== 0 && ranges.check(value, family === 6 ? 'ipv6' : 'ipv4')
     }
   }
+}
+
+/** A dotted-quad IPv4 address (isIP said so) as an unsigned 32-bit number. */
+function ipv4Number (address: string): number {
+  let n = 0
+  for (const part of address.split('.')) n = n * 256 + Number(part)
+  return n
 }
 
 /** Valid item for the list type, or the reason it is not. */
