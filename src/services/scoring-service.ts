@@ -4,14 +4,14 @@ import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decis
 import { extractFeatures, ruleSignals } from '../domain/features/extract.js'
 import type { ModelRegistry } from '../stream/views/model-registry.js'
 import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
-import { caseGateKey } from '../stores/cases.js'
+import { caseGateId } from '../stores/cases.js'
 import { decisionRecordOps } from '../stores/decision-ops.js'
 import { transactionKey } from '../stores/transactions.js'
 import { deviceSeenKey } from '../stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
 import type { Outbox } from '../stores/outbox.js'
 import type { PresentKeys } from '../stores/present-keys.js'
-import { overrideKey, parseArrays, subjectKeys } from '../stores/overrides.js'
+import { overrideId, parseArrays, subjectKeys } from '../stores/overrides.js'
 import { parseSimSwap, simSwapKey, type IpReputationIndex } from '../stores/signals.js'
 import type { StateDb } from '../stores/state-db.js'
 import type { VelocityStore, VelocityView } from '../stores/velocity.js'
@@ -93,9 +93,10 @@ export class ScoringService {
   private async prepare (call: ScoreCall): Promise<Prepared> {
     const { scope, request, nowMs } = call
     const lookups = new Lookups()
-    const present = (keys: Buffer[]) => keys.filter(k => this.views.subjects.mayExist(k))
-    const overrides = lookups.addAll(present(subjectKeys(request, (subject, value) => overrideKey(scope, subject, value))))
-    const gates = lookups.addAll(present(subjectKeys(request, (subject, value) => caseGateKey(scope, subject, value))))
+    // Keys are made only for the subjects whose override or gate exists.
+    const present = (ids: string[]) => ids.filter(id => this.views.subjects.mayExist(id)).map(id => Buffer.from(id))
+    const overrides = lookups.addAll(present(subjectKeys(request, (subject, value) => overrideId(scope, subject, value))))
+    const gates = lookups.addAll(present(subjectKeys(request, (subject, value) => caseGateId(scope, subject, value))))
     const seen = lookups.add(deviceSeenKey(scope, request))
     const swap = lookups.add(request.user_id === undefined ? undefined : simSwapKey(scope, request.user_id))
     const location = lookups.add(lastLocationKey(scope, request))

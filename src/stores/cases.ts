@@ -1,7 +1,7 @@
 import type { Case } from '../domain/cases/types.js'
 import type { Subject, CaseGate } from '../domain/decision/types.js'
 import { scanJson } from './rocks.js'
-import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
+import { prefixRange, rangeAfter, stateId, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
@@ -11,6 +11,8 @@ export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, sc
 export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
 /** Case outcomes in force for one subject value (CaseGate[] as JSON), read by Stage 3. */
 export const caseGateKey = (scope: Scope, subject: Subject, value: string) => stateKey(TAG.caseGate, scope.tenant, scope.mode, subject, value)
+/** The text of caseGateKey (stateId): for in-memory lookups that need no bytes. */
+export const caseGateId = (scope: Scope, subject: Subject, value: string) => stateId(TAG.caseGate, scope.tenant, scope.mode, subject, value)
 
 export async function getCase (state: StateDb, scope: Scope, id: string): Promise<Case | undefined> {
   const raw = await state.get(caseKey(scope, id))

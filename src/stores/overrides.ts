@@ -1,6 +1,6 @@
 import { SUBJECTS, subjectValue } from '../domain/decision/subjects.js'
 import type { Subject, ScoreRequest, Override } from '../domain/decision/types.js'
-import { stateKey, TAG } from './keys.js'
+import { stateId, stateKey, TAG } from './keys.js'
 import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import type { OverrideRecord } from '../domain/records/overrides.js'
@@ -10,13 +10,16 @@ export function overrideKey (scope: Scope, subject: Subject, value: string): Buf
   return stateKey(TAG.override, scope.tenant, scope.mode, subject, value)
 }
 
+/** The text of overrideKey (stateId): for in-memory lookups that need no bytes. */
+export const overrideId = (scope: Scope, subject: Subject, value: string): string => stateId(TAG.override, scope.tenant, scope.mode, subject, value)
+
 export function overrideByIdKey (scope: Scope, id: string): Buffer {
   return stateKey(TAG.overrideById, scope.tenant, scope.mode, id)
 }
 
-/** Keys of per-subject records to read for a request: one per subject it names. */
-export function subjectKeys (request: ScoreRequest, key: (subject: Subject, value: string) => Buffer): Buffer[] {
-  const keys: Buffer[] = []
+/** Keys (or their ids) of per-subject records to read for a request: one per subject it names. */
+export function subjectKeys<K> (request: ScoreRequest, key: (subject: Subject, value: string) => K): K[] {
+  const keys: K[] = []
   for (const subject of SUBJECTS) {
     const value = subjectValue(request, subject)
     if (value !== undefined) keys.push(key(subject, value))
