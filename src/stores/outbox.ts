@@ -12,6 +12,7 @@ export interface OutboxEntry { key: Buffer, seq: number, value: Buffer }
 
 const seqKey = stateKey(TAG.meta, 'outbox_seq')
 const entryKey = (seq: number) => stateKey(TAG.outbox, seq.toString(16).padStart(16, '0'))
+const seqOf = (prefix: Buffer, key: Buffer) => parseInt(key.subarray(prefix.length).toString(), 16)
 /** First byte of a reference; never the first byte of a Protobuf message (field number 0 does not exist). */
 const REFERENCE = 0
 
@@ -22,9 +23,16 @@ export class Outbox {
     this.lastSeq = lastSeq
   }
 
+  /**
+   * The last sequence is the highest of the last entry still in the outbox and the last one removed (noted
+   * with each removal): entries carry their sequence, so appending writes nothing more than the entry.
+   */
   static async open (state: StateDb): Promise<Outbox> {
     const raw = await state.get(seqKey)
-    return new Outbox(state, raw === undefined ? 0 : Number(raw.toString()))
+    let last = raw === undefined ? 0 : Number(raw.toString())
+    const [prefix, lt] = prefixRange(TAG.outbox)
+    for await (const [key] of scan(state.db, prefix, lt, { limit: 1, reverse: true })) last = Math.max(last, seqOf(prefix, key))
+    return new Outbox(state, last)
   }
 
   nextSeq (): number {
@@ -33,10 +41,7 @@ export class Outbox {
 
   /** Ops that enqueue one entry; they go into the caller's write batch. */
   appendOps (seq: number, value: Uint8Array): WriteOp[] {
-    return [
-      { type: 'put', key: entryKey(seq), value: Buffer.from(value.buffer, value.byteOffset, value.byteLength) },
-      { type: 'put', key: seqKey, value: Buffer.from(String(seq)) }
-    ]
+    return [{ type: 'put', key: entryKey(seq), value: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }]
   }
 
   /** Ops that enqueue one entry whose bytes the same batch stores under `storedAt`. */
@@ -52,7 +57,7 @@ export class Outbox {
     const [prefix, lt] = prefixRange(TAG.outbox)
     const out: OutboxEntry[] = []
     for await (const [key, value] of scan(this.state.db, entryKey(afterSeq + 1), lt, { limit: max })) {
-      out.push({ key, value, seq: parseInt(key.subarray(prefix.length).toString(), 16) })
+      out.push({ key, value, seq: seqOf(prefix, key) })
     }
     const references = out.filter(e => e.value[0] === REFERENCE)
     if (references.length > 0) {
@@ -62,7 +67,10 @@ export class Outbox {
     return out
   }
 
+  /** Ops that remove published entries (in sequence order) and note the last one's sequence. */
   removeOps (entries: readonly OutboxEntry[]): WriteOp[] {
-    return entries.map(e => ({ type: 'del', key: e.key }))
+    const ops: WriteOp[] = entries.map(e => ({ type: 'del', key: e.key }))
+    if (entries.length > 0) ops.push({ type: 'put', key: seqKey, value: Buffer.from(String(entries[entries.length - 1]!.seq)) })
+    return ops
   }
 }

@@ -93,14 +93,14 @@ export class GroupCommitter {
   }
 }
 
-/** Iterates [gte, lt) in key order, yielding [key, value] pairs. */
 /** The JSON values of [gte, lt), in key order. */
 export async function * scanJson<T> (db: RocksLevel, gte: Buffer, lt: Buffer, options: { limit?: number } = {}): AsyncGenerator<T> {
   for await (const [, value] of scan(db, gte, lt, options)) yield JSON.parse(value.toString()) as T
 }
 
-export async function * scan (db: RocksLevel, gte: Buffer, lt: Buffer, options: { column?: unknown; limit?: number } = {}): AsyncGenerator<[Buffer, Buffer]> {
-  const it = db.iterator({ gte, lt, limit: options.limit ?? -1, column: options.column } as never) as unknown as AsyncIterable<[Buffer, Buffer]> & { close(): Promise<void> }
+/** Iterates [gte, lt) in key order (or the reverse), yielding [key, value] pairs. */
+export async function * scan (db: RocksLevel, gte: Buffer, lt: Buffer, options: { column?: unknown; limit?: number; reverse?: boolean } = {}): AsyncGenerator<[Buffer, Buffer]> {
+  const it = db.iterator({ gte, lt, limit: options.limit ?? -1, column: options.column, reverse: options.reverse ?? false } as never) as unknown as AsyncIterable<[Buffer, Buffer]> & { close(): Promise<void> }
   try {
     for await (const entry of it) yield entry
   } finally {
