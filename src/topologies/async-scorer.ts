@@ -25,7 +25,7 @@ interface GraphNode { key: Buffer, links: Links, changed: boolean }
  * batch that changed them is written; a batch that failed empties it. Only where one consumer owns every
  * partition for good (the embedded log): on Kafka, partitions move between instances with no say here.
  */
-const NODES_KEPT = 50_000
+const NODES_KEPT = 20_000
 
 class NodeCache {
   private readonly nodes = new Map<string, GraphNode>()
