@@ -35,7 +35,7 @@ interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: numb
  * A record's id: the text of its state key (stateId). Lookups use the text; the key bytes are made only for
  * records read from or written to the store.
  */
-export const counterId = (scope: Scope, dim: string, value: string): string =>
+const counterId = (scope: Scope, dim: string, value: string): string =>
   stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'c')
 const linkId = (scope: Scope, dim: string, value: string, of: string): string =>
   stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)

@@ -51,7 +51,7 @@ export class OutboxRelay {
   private stopping = false
   private loop: Promise<void> | undefined
   private backlog = 0
-  /** Records of entries not yet published, by outbox sequence (notify). */
+  /** Records of entries still in the outbox, by outbox sequence (notify; dropped with their entries). */
   private readonly recent = new Map<number, TransactionRecord>()
   /** Consecutive failures of the entry at the head of the outbox, alone. */
   private head = { seq: 0, failures: 0 }
@@ -153,7 +153,6 @@ export class OutboxRelay {
 
   private async toRecord (e: OutboxEntry): Promise<LogRecord> {
     const known = this.recent.get(e.seq)
-    this.recent.delete(e.seq)
     const decoded = known ?? decisionHeader(e.value)
     const value = await this.codec.encode(this.options.topic, e.value)
     const key = `${decoded.tenant_id}:${decoded.trace_id}`
@@ -185,6 +184,7 @@ export class OutboxRelay {
 
   private remove (entries: OutboxEntry[]): void {
     writeBatchSync(this.state.db, this.outbox.removeOps(entries), false)
+    for (const e of entries) this.recent.delete(e.seq)
     this.publishedThrough = entries[entries.length - 1]!.seq
     this.backlog = Math.max(0, this.backlog - entries.length)
   }

@@ -59,11 +59,11 @@ class BatchGraph {
       const cache = this.cache
       // The cached nodes take this batch's changes as they are made: right once it is written, wrong if not.
       if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
-      node = this.cache?.get(id)
+      node = cache?.get(id)
       if (node === undefined) {
         const raw = await writes.get(key)
         node = { key, links: raw === undefined ? {} : JSON.parse(raw.toString()) as Links, changed: false }
-        this.cache?.set(id, node)
+        cache?.set(id, node)
       }
       node.changed = false
       this.nodes.set(id, node)

@@ -190,13 +190,16 @@ export class KafkaEventLog implements EventLog {
 
   async lag (): Promise<Record<string, number>> {
     const lag: Record<string, number> = {}
+    const admin = await this.adminClient()
+    // Several groups read the same topics: each topic's ends are fetched once per call.
+    const ends = new Map<string, Promise<number[]>>()
+    const endsOf = (topic: string) => { let e = ends.get(topic); if (e === undefined) ends.set(topic, e = this.endOffsets(topic)); return e }
     for (const [group, topics] of this.subscribed) {
-      const admin = await this.adminClient()
       const committed = await retrying(() => admin.fetchOffsets({ groupId: group, topics: [...topics] }))
       let behind = 0
       for (const { topic, partitions } of committed) {
-        const ends = await this.endOffsets(topic)
-        for (const { partition, offset } of partitions) behind += ends[partition]! - Math.max(0, Number(offset))
+        const high = await endsOf(topic)
+        for (const { partition, offset } of partitions) behind += high[partition]! - Math.max(0, Number(offset))
       }
       lag[group] = behind
     }
