@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache'
+
 /** Token bucket per API key: `rate` tokens per second, at most `burst` stored; each request takes one. */
 export interface RateDecision {
   allowed: boolean
@@ -10,14 +12,16 @@ export interface RateDecision {
 }
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number, atMs: number }>()
+  /** The buckets of the maxKeys keys used last: a forgotten key starts full again. */
+  private readonly buckets: LRUCache<string, { tokens: number, atMs: number }>
 
-  constructor (readonly rate: number, readonly burst: number, private readonly maxKeys = 100_000) {}
+  constructor (readonly rate: number, readonly burst: number, maxKeys = 100_000) {
+    this.buckets = new LRUCache({ max: maxKeys })
+  }
 
   take (key: string, nowMs: number): RateDecision {
     let b = this.buckets.get(key)
     if (b === undefined) {
-      if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!)
       b = { tokens: this.burst, atMs: nowMs }
       this.buckets.set(key, b)
     }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import { createMutableRegistry, fromBinary } from '@bufbuild/protobuf'
 import type { Client } from '@confluentinc/schemaregistry'
 import { DecisionRecordedSchema, file_fraud_v1_events } from '../gen/fraud/v1/events_pb.js'
@@ -48,12 +49,8 @@ const RECENT_KEYS = 4096
  */
 export function decodingOnce (codec: DecisionCodec): DecisionCodec {
   const byValue = new WeakMap<Buffer, Promise<TransactionRecord>>()
-  const byKey = new Map<string, Promise<TransactionRecord>>()
-  const keep = (key: string | undefined, hit: Promise<TransactionRecord>) => {
-    if (key === undefined) return
-    byKey.set(key, hit)
-    if (byKey.size > RECENT_KEYS) byKey.delete(byKey.keys().next().value!)
-  }
+  const byKey = new LRUCache<string, Promise<TransactionRecord>>({ max: RECENT_KEYS })
+  const keep = (key: string | undefined, hit: Promise<TransactionRecord>) => { if (key !== undefined) byKey.set(key, hit) }
   return {
     name: codec.name,
     encode: (topic, protobuf) => codec.encode(topic, protobuf),

@@ -8,6 +8,7 @@ import type { Topology } from './index.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
+import { LRUCache } from 'lru-cache'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000
@@ -26,23 +27,7 @@ interface GraphNode { key: Buffer, links: Links, changed: boolean }
  * partition for good (the embedded log): on Kafka, partitions move between instances with no say here.
  */
 const NODES_KEPT = 20_000
-
-class NodeCache {
-  private readonly nodes = new Map<string, GraphNode>()
-
-  get (id: string): GraphNode | undefined {
-    const node = this.nodes.get(id)
-    if (node !== undefined) { this.nodes.delete(id); this.nodes.set(id, node) }
-    return node
-  }
-
-  set (id: string, node: GraphNode): void {
-    this.nodes.set(id, node)
-    if (this.nodes.size > NODES_KEPT) this.nodes.delete(this.nodes.keys().next().value!)
-  }
-
-  clear (): void { this.nodes.clear() }
-}
+type NodeCache = LRUCache<string, GraphNode>
 
 /**
  * The graph nodes a batch has read or changed: each read from the store (or the cache) once, changed in place
@@ -166,7 +151,7 @@ export const asyncScorer: Topology = {
   build: ctx => {
     const { topics } = ctx
     const group = `${topics.prefix}async-scorer`
-    const cache = ctx.log.kind === 'embedded' ? new NodeCache() : undefined
+    const cache = ctx.log.kind === 'embedded' ? new LRUCache<string, GraphNode>({ max: NODES_KEPT }) satisfies NodeCache : undefined
     // A tenant's graph has one owner: decisions reach the scorer by tenant.
     const scorer: Omit<Processor<TransactionRecord, BatchGraph>, 'topics'> = {
       group,

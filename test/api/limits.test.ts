@@ -40,4 +40,14 @@ describe('rate limits per key', () => {
     for (let ms = 1; ms <= 1000; ms++) for (let i = 0; i < 3; i++) if (limiter.take('k', ms).allowed) allowed++
     expect(allowed).toBe(1500)
   })
+  it('forgets the bucket of the key used longest ago, not of a key in use, when it holds too many', () => {
+    const limiter = new RateLimiter(1, 2, 2)
+    limiter.take('busy', 0)
+    limiter.take('busy', 0)
+    limiter.take('other', 0)
+    limiter.take('busy', 0) // refused, and used last
+    limiter.take('third', 0) // one key too many: 'other' goes
+    expect(limiter.take('busy', 0).allowed).toBe(false)
+    expect(limiter.take('other', 0).remaining).toBe(1)
+  })
 })

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import type { Action, Rule, Ruleset } from '../decision/types.js'
 import { compileRule, type CompiledRule } from './language.js'
 import { compileList, type ListMatcher } from './lists.js'
@@ -59,16 +60,17 @@ export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
 
 /** Compiles each ruleset version once; versions are immutable, so the cache never goes stale. */
 export class RulesetCache {
-  private readonly compiled = new Map<string, CompiledRuleset>()
+  private readonly compiled: LRUCache<string, CompiledRuleset>
 
-  constructor (private readonly max = 1000) {}
+  constructor (max = 1000) {
+    this.compiled = new LRUCache({ max })
+  }
 
   get (scopeKey: string, ruleset: Ruleset): CompiledRuleset {
     const key = `${scopeKey}\u0000${ruleset.version}`
     let hit = this.compiled.get(key)
     if (hit === undefined) {
       hit = compileRuleset(ruleset)
-      if (this.compiled.size >= this.max) this.compiled.delete(this.compiled.keys().next().value!)
       this.compiled.set(key, hit)
     }
     return hit
