@@ -1,11 +1,15 @@
-/** Starts a script of this repository (tsx) as a child process and waits for its listen address in its pino log. */
+/**
+ * Starts a script of this repository (tsx) as a child process and waits for its listen address in its pino log.
+ * BENCH_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` for a CPU profile.
+ */
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(a => a !== '')
 
 export function start (script: string, env: Record<string, string>): Promise<{ child: ChildProcess, url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', d => {

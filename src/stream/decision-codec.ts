@@ -16,12 +16,15 @@ export interface DecisionCodec {
   decode(topic: string, wire: Buffer, key?: string): Promise<TransactionRecord>
   /** Notes that `wire` (a value about to be appended under `key`) encodes `record`: decoding it here gives `record`. */
   remember?(wire: Uint8Array, record: TransactionRecord, key: string): void
+  /** The plain Protobuf bytes `wire` carries, when they are readable without decoding (stored as they are). */
+  protobuf?(wire: Buffer): Uint8Array
 }
 
 export const plainProtobufCodec: DecisionCodec = {
   name: 'protobuf',
   encode: async (_topic, protobuf) => protobuf,
-  decode: async (_topic, wire) => decodeEvent(wire)
+  decode: async (_topic, wire) => decodeEvent(wire),
+  protobuf: wire => wire
 }
 
 /** Loaded only when a registry is configured: the library and its KMS clients cost ~40 MB of heap and a second to load. */
@@ -54,6 +57,7 @@ export function decodingOnce (codec: DecisionCodec): DecisionCodec {
   return {
     name: codec.name,
     encode: (topic, protobuf) => codec.encode(topic, protobuf),
+    ...(codec.protobuf === undefined ? {} : { protobuf: codec.protobuf }),
     remember (wire, record, key) {
       const hit = Promise.resolve(record)
       if (Buffer.isBuffer(wire)) byValue.set(wire, hit)

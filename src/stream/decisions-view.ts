@@ -31,10 +31,11 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRe
     checkpoint: [],
     skip: record => record.headers.origin === deps.originId,
     decode: record => deps.codec.decode(record.topic, record.value, record.key),
-    async process (record, _consumed, { writes }) {
+    async process (record, consumed, { writes }) {
       const scope = scopeOf(record)
       if (await writes.get(transactionKey(scope, record.trace_id)) !== undefined) return
-      writes.apply(decisionRecordOps(record, false))
+      // The record's own bytes are stored (encoded once, by the instance that decided), when the codec has them.
+      writes.apply(decisionRecordOps(record, false, deps.codec.protobuf?.(consumed.value)))
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.

@@ -3,6 +3,9 @@ import type { App } from '../../src/app/app.js'
 import { auth, eventually, startTestApp } from '../support/app.js'
 import { readDecisionStream } from '../support/stream.js'
 import { plainProtobufCodec, type DecisionCodec } from '../../src/stream/decision-codec.js'
+import { encodeEvent } from '../../src/domain/records/decisions.js'
+import { transactionKey } from '../../src/stores/transactions.js'
+import { scopeOf } from '../../src/domain/scope.js'
 
 let app: App
 beforeAll(async () => { app = await startTestApp() })
@@ -43,5 +46,22 @@ describe('decisions this process made, on the embedded log', () => {
     } finally {
       await own.close()
     }
+  })
+})
+
+describe("another instance's decisions, on the embedded log", () => {
+  it('are stored as the bytes that instance published, fields this version does not know included', async () => {
+    const res = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'payment', amount: 12, user_id: 'u-bytes' } })
+    const own = res.json().trace_id as string
+    await eventually(() => app.relay.pending === 0 || undefined, 10000, 'outbox drained')
+    const made = (await readDecisionStream(app.log, app.decisionsTopic, 'test-reader-bytes', [own])).byTrace.get(own)!
+    const other = { ...made, trace_id: 'trace_from_another_origin', origin_id: 'org_other', origin_seq: 1 }
+    // Field 1000, varint 1: what a newer schema might add.
+    const published = Buffer.concat([encodeEvent(other), Buffer.from([0xc0, 0x3e, 0x01])])
+    const before = app.materializer.processed
+    await app.log.append(app.decisionsTopic, [{ key: `${other.tenant_id}:${other.trace_id}`, value: published, headers: { origin: 'org_other', seq: '1', trace_id: other.trace_id } }])
+    await eventually(() => app.materializer.processed > before || undefined, 10000, "the other origin's decision materialized")
+    const [stored] = await app.state.getMany([transactionKey(scopeOf(other), other.trace_id)])
+    expect(stored).toEqual(published)
   })
 })
