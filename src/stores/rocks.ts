@@ -22,7 +22,12 @@ export async function openRocks (location: string, main: ColumnOptions, columns:
   return db
 }
 
-/** Writes ops in one atomic batch; with `sync` the WAL is fsynced before this returns. Runs on the calling thread. */
+/**
+ * Writes ops in one atomic batch; with `sync` the WAL is fsynced before this returns. Runs on the calling thread.
+ * The batch is written and closed through the binding's synchronous methods, which skip abstract-level's close:
+ * the batch is detached from the database here, or the database would hold every batch ever made (and the
+ * native WriteBatch of each, which keeps the capacity of its largest contents) until it is closed.
+ */
 export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: boolean): void {
   const batch = db.batch() as unknown as {
     _put(k: Buffer, v: Buffer, o: object): void
@@ -39,6 +44,7 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
     batch._writeSync({ sync })
   } finally {
     batch._closeSync()
+    ;(db as unknown as { detachResource(resource: unknown): void }).detachResource(batch)
   }
 }
 

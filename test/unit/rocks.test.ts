@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { GroupCommitter, openRocks, writeBatchSync } from '../../src/stores/rocks.js'
+
+const dirs: string[] = []
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+const fresh = () => { const d = mkdtempSync(path.join(tmpdir(), 'fds-rocks-')); dirs.push(d); return d }
+
+/** The resources abstract-level keeps attached to a database until each is closed (or the database is). */
+const attached = (db: object): Set<unknown> => {
+  const symbol = Object.getOwnPropertySymbols(db).find(s => s.description === 'resources')!
+  return (db as Record<symbol, Set<unknown>>)[symbol]!
+}
+
+describe('writeBatchSync', () => {
+  it('writes the ops and leaves no batch attached to the database, written or failed', async () => {
+    const db = await openRocks(fresh(), { memtableMb: 4, cacheMb: 4 })
+    try {
+      const before = attached(db).size
+      for (let i = 0; i < 100; i++) writeBatchSync(db, [{ type: 'put', key: Buffer.from(`k${i}`), value: Buffer.from(`v${i}`) }], false)
+      expect(() => writeBatchSync(db, [{ type: 'put', key: Buffer.from('bad'), value: undefined as unknown as Buffer }], false)).toThrow()
+      expect(attached(db).size).toBe(before)
+      expect((await db.get(Buffer.from('k99')))?.toString()).toBe('v99')
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('leaves none attached through group commits either', async () => {
+    const db = await openRocks(fresh(), { memtableMb: 4, cacheMb: 4 })
+    try {
+      const committer = new GroupCommitter(db)
+      const before = attached(db).size
+      for (let i = 0; i < 20; i++) await committer.commit([{ type: 'put', key: Buffer.from(`g${i}`), value: Buffer.from('x') }])
+      expect(attached(db).size).toBe(before)
+    } finally {
+      await db.close()
+    }
+  })
+})
