@@ -76,14 +76,23 @@ class GraphSlice implements LinkGraph {
     return links === undefined ? [] : Object.keys(links).filter(k => links[k]! > this.nowMs - WINDOW_MS)
   }
 
-  /** Two hops from the request's identifiers: their users, those users' identifiers, and those identifiers' users. */
+  /**
+   * What linkAnalysis reads, two hops from the request's identifiers: their users; the other users of its
+   * device, email and card (not of its IP: shared innocently, it does not tie accounts), their identifiers,
+   * and those identifiers' users. The user's own node is read for the links the decision adds.
+   */
   async load (request: TransactionRecord['request']): Promise<void> {
     const firstHop = new Set<string>()
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
-      if (value !== undefined) for (const u of this.live(await this.node(identifierKey(this.scope, kind, value)))) firstHop.add(u)
+      if (value === undefined) continue
+      const users = this.live(await this.node(identifierKey(this.scope, kind, value)))
+      if (kind !== 'ip') for (const u of users) firstHop.add(u)
     }
-    if (request.user_id !== undefined) await this.node(userKey(this.scope, request.user_id))
+    if (request.user_id !== undefined) {
+      firstHop.delete(request.user_id)
+      await this.node(userKey(this.scope, request.user_id))
+    }
     for (const u of firstHop) {
       for (const link of this.live(await this.node(userKey(this.scope, u)))) {
         const [kind, value] = link.split(SEP) as [LinkKind, string]
