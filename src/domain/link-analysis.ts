@@ -26,6 +26,26 @@ export interface LinkReport {
 /** Enough to call a cluster a ring; two hops at most, and at most this many users explored. */
 const RING_SIZE = 3
 const MAX_CLUSTER = 500
+/** Second-hop identifiers explored at most: a neighbourhood of hubs costs a bounded number of reads. */
+const MAX_EXPLORED = 1000
+
+/**
+ * The second-hop identifiers a check explores, in order: each linked user's devices, emails and cards, while
+ * the cluster (whose size `clusterSize` tells) is under MAX_CLUSTER and fewer than MAX_EXPLORED were explored.
+ * The caller adds the users of each one to the cluster before asking for the next; the async-scorer walks it
+ * the same way to read exactly the graph nodes the check reads.
+ */
+export function * secondHop (linked: Iterable<string>, identifiersOf: (user: string) => Array<[LinkKind, string]>, clusterSize: () => number): Generator<[LinkKind, string]> {
+  let explored = 0
+  for (const u of linked) {
+    for (const [kind, value] of identifiersOf(u)) {
+      if (kind === 'ip') continue
+      if (clusterSize() >= MAX_CLUSTER || explored >= MAX_EXPLORED) return
+      explored++
+      yield [kind, value]
+    }
+  }
+}
 
 /**
  * Link analysis across users sharing devices, emails, cards and IPs: too slow for the inline path on a large
@@ -46,11 +66,8 @@ export function linkAnalysis (request: ScoreRequest, features: Features, graph: 
     if (kind !== 'ip') for (const u of others) linked.add(u)
   }
   const cluster = new Set([user, ...linked])
-  for (const u of linked) {
-    for (const [kind, value] of graph.identifiersOf(u)) {
-      if (kind === 'ip' || cluster.size >= MAX_CLUSTER) continue
-      for (const v of graph.usersOf(kind, value)) cluster.add(v)
-    }
+  for (const [kind, value] of secondHop(linked, u => graph.identifiersOf(u), () => cluster.size)) {
+    for (const v of graph.usersOf(kind, value)) cluster.add(v)
   }
   const patterns: LinkReport['patterns'] = []
   if (shared.device > 0) patterns.push('shared_device')

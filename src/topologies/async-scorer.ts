@@ -1,4 +1,4 @@
-import { LINK_KINDS, linkAnalysis, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
+import { LINK_KINDS, linkAnalysis, secondHop, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Processor } from '../stream/processor.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
@@ -78,26 +78,26 @@ class GraphSlice implements LinkGraph {
 
   /**
    * What linkAnalysis reads, two hops from the request's identifiers: their users; the other users of its
-   * device, email and card (not of its IP: shared innocently, it does not tie accounts), their identifiers,
-   * and those identifiers' users. The user's own node is read for the links the decision adds.
+   * device, email and card (not of its IP: shared innocently, it does not tie accounts) and their identifiers;
+   * and the users of those identifiers, in the order and within the bounds of the check (secondHop). The
+   * user's own node is read for the links the decision adds.
    */
   async load (request: TransactionRecord['request']): Promise<void> {
-    const firstHop = new Set<string>()
+    const linked = new Set<string>()
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
       if (value === undefined) continue
       const users = this.live(await this.node(identifierKey(this.scope, kind, value)))
-      if (kind !== 'ip') for (const u of users) firstHop.add(u)
+      if (kind !== 'ip') for (const u of users) linked.add(u)
     }
-    if (request.user_id !== undefined) {
-      firstHop.delete(request.user_id)
-      await this.node(userKey(this.scope, request.user_id))
-    }
-    for (const u of firstHop) {
-      for (const link of this.live(await this.node(userKey(this.scope, u)))) {
-        const [kind, value] = link.split(SEP) as [LinkKind, string]
-        if (kind !== 'ip') await this.node(identifierKey(this.scope, kind, value))
-      }
+    const user = request.user_id
+    if (user === undefined) return
+    linked.delete(user)
+    await this.node(userKey(this.scope, user))
+    for (const u of linked) await this.node(userKey(this.scope, u))
+    const cluster = new Set([user, ...linked])
+    for (const [kind, value] of secondHop(linked, u => this.identifiersOf(u), () => cluster.size)) {
+      for (const v of this.live(await this.node(identifierKey(this.scope, kind, value)))) cluster.add(v)
     }
   }
 
