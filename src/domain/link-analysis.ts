@@ -29,6 +29,16 @@ const MAX_CLUSTER = 500
 /** Second-hop identifiers explored at most: a neighbourhood of hubs costs a bounded number of reads. */
 const MAX_EXPLORED = 1000
 
+/** The other users of the request's device, email and card, in that order: those a check ties to `user`. */
+export function linkedUsers (request: ScoreRequest, user: string, usersOf: LinkGraph['usersOf']): Set<string> {
+  const linked = new Set<string>()
+  for (const kind of LINK_KINDS) {
+    const value = dimensionValue(request, kind)
+    if (value !== undefined && kind !== 'ip') for (const u of usersOf(kind, value)) if (u !== user) linked.add(u)
+  }
+  return linked
+}
+
 /**
  * The second-hop identifiers a check explores, in order: each linked user's devices, emails and cards, while
  * the cluster (whose size `clusterSize` tells) is under MAX_CLUSTER and fewer than MAX_EXPLORED were explored.
@@ -55,7 +65,6 @@ export function linkAnalysis (request: ScoreRequest, features: Features, graph: 
   const user = request.user_id
   if (user === undefined) return undefined
   const shared = { device: 0, email: 0, card: 0, ip: 0 }
-  const linked = new Set<string>()
   let weight = 0
   for (const kind of LINK_KINDS) {
     const value = dimensionValue(request, kind)
@@ -63,8 +72,8 @@ export function linkAnalysis (request: ScoreRequest, features: Features, graph: 
     const others = graph.usersOf(kind, value).filter(u => u !== user)
     shared[kind] = others.length
     weight += WEIGHT[kind] * others.length
-    if (kind !== 'ip') for (const u of others) linked.add(u)
   }
+  const linked = linkedUsers(request, user, (kind, value) => graph.usersOf(kind, value))
   const cluster = new Set([user, ...linked])
   for (const [kind, value] of secondHop(linked, u => graph.identifiersOf(u), () => cluster.size)) {
     for (const v of graph.usersOf(kind, value)) cluster.add(v)

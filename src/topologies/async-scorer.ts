@@ -1,4 +1,4 @@
-import { LINK_KINDS, linkAnalysis, secondHop, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
+import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Processor } from '../stream/processor.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
@@ -83,16 +83,13 @@ class GraphSlice implements LinkGraph {
    * user's own node is read for the links the decision adds.
    */
   async load (request: TransactionRecord['request']): Promise<void> {
-    const linked = new Set<string>()
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
-      if (value === undefined) continue
-      const users = this.live(await this.node(identifierKey(this.scope, kind, value)))
-      if (kind !== 'ip') for (const u of users) linked.add(u)
+      if (value !== undefined) await this.node(identifierKey(this.scope, kind, value))
     }
     const user = request.user_id
     if (user === undefined) return
-    linked.delete(user)
+    const linked = linkedUsers(request, user, (kind, value) => this.usersOf(kind, value))
     await this.node(userKey(this.scope, user))
     for (const u of linked) await this.node(userKey(this.scope, u))
     const cluster = new Set([user, ...linked])
