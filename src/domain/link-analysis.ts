@@ -29,13 +29,20 @@ const MAX_CLUSTER = 500
 /** Second-hop identifiers explored at most: a neighbourhood of hubs costs a bounded number of reads. */
 const MAX_EXPLORED = 1000
 
-/** The other users of the request's device, email and card, in that order: those a check ties to `user`. */
-export function linkedUsers (request: ScoreRequest, user: string, usersOf: LinkGraph['usersOf']): Set<string> {
-  const linked = new Set<string>()
+/** The other users of each identifier the request names, in LINK_KINDS order. */
+export function sharedWith (request: ScoreRequest, user: string, usersOf: LinkGraph['usersOf']): Array<[LinkKind, string[]]> {
+  const shared: Array<[LinkKind, string[]]> = []
   for (const kind of LINK_KINDS) {
     const value = dimensionValue(request, kind)
-    if (value !== undefined && kind !== 'ip') for (const u of usersOf(kind, value)) if (u !== user) linked.add(u)
+    if (value !== undefined) shared.push([kind, usersOf(kind, value).filter(u => u !== user)])
   }
+  return shared
+}
+
+/** The users a check ties to the request's user: those of its device, email and card (not of its IP), in that order. */
+export function linkedUsers (shared: Array<[LinkKind, string[]]>): Set<string> {
+  const linked = new Set<string>()
+  for (const [kind, others] of shared) if (kind !== 'ip') for (const u of others) linked.add(u)
   return linked
 }
 
@@ -64,16 +71,14 @@ export function * secondHop (linked: Iterable<string>, identifiersOf: (user: str
 export function linkAnalysis (request: ScoreRequest, features: Features, graph: LinkGraph): LinkReport | undefined {
   const user = request.user_id
   if (user === undefined) return undefined
+  const others = sharedWith(request, user, (kind, value) => graph.usersOf(kind, value))
   const shared = { device: 0, email: 0, card: 0, ip: 0 }
   let weight = 0
-  for (const kind of LINK_KINDS) {
-    const value = dimensionValue(request, kind)
-    if (value === undefined) continue
-    const others = graph.usersOf(kind, value).filter(u => u !== user)
-    shared[kind] = others.length
-    weight += WEIGHT[kind] * others.length
+  for (const [kind, users] of others) {
+    shared[kind] = users.length
+    weight += WEIGHT[kind] * users.length
   }
-  const linked = linkedUsers(request, user, (kind, value) => graph.usersOf(kind, value))
+  const linked = linkedUsers(others)
   const cluster = new Set([user, ...linked])
   for (const [kind, value] of secondHop(linked, u => graph.identifiersOf(u), () => cluster.size)) {
     for (const v of graph.usersOf(kind, value)) cluster.add(v)

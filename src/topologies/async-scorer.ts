@@ -1,4 +1,4 @@
-import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
+import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, sharedWith, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Processor } from '../stream/processor.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
@@ -89,7 +89,7 @@ class GraphSlice implements LinkGraph {
     }
     const user = request.user_id
     if (user === undefined) return
-    const linked = linkedUsers(request, user, (kind, value) => this.usersOf(kind, value))
+    const linked = linkedUsers(sharedWith(request, user, (kind, value) => this.usersOf(kind, value)))
     await this.node(userKey(this.scope, user))
     for (const u of linked) await this.node(userKey(this.scope, u))
     const cluster = new Set([user, ...linked])
@@ -157,7 +157,7 @@ export const asyncScorer: Topology = {
   build: ctx => {
     const { topics } = ctx
     const group = `${topics.prefix}async-scorer`
-    const cache = ctx.log.kind === 'embedded' ? new LRUCache<string, GraphNode>({ max: NODES_KEPT }) satisfies NodeCache : undefined
+    const cache = ctx.log.kind === 'embedded' ? new LRUCache<string, GraphNode>({ max: NODES_KEPT }) : undefined
     // A tenant's graph has one owner: decisions reach the scorer by tenant.
     const scorer: Omit<Processor<TransactionRecord, BatchGraph>, 'topics'> = {
       group,

@@ -4,11 +4,10 @@ import { scanEndpoints } from '../stores/webhooks.js'
 import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
 import { Dispatcher } from './webhooks/dispatcher.js'
 import { httpSender } from './webhooks/http-sender.js'
-import { deliveryIdFor } from '../domain/webhooks/types.js'
+import { deliveryIdFor, type WebhookEndpoint } from '../domain/webhooks/types.js'
 import type { Topology } from './index.js'
 import { type ServiceEvent, parseEvent, REPLAY_HEADERS } from '../domain/records/events.js'
 import type { Delivery } from '../domain/records/webhook-deliveries.js'
-import type { WebhookEndpoint } from '../domain/webhooks/types.js'
 import { scopeId } from '../domain/scope.js'
 
 /**
@@ -36,11 +35,12 @@ export const webhookDelivery: Topology = {
         if (tenant === undefined) return
         const replayEndpoint = record.headers[REPLAY_HEADERS.endpoint]
         const scope = { tenant, mode: event.livemode ? 'live' as const : 'test' as const }
-        let endpoints = local.get(scopeId(scope))
+        const scopeKey = scopeId(scope)
+        let endpoints = local.get(scopeKey)
         if (endpoints === undefined) {
           endpoints = []
           for await (const endpoint of scanEndpoints(state, scope)) endpoints.push(endpoint)
-          local.set(scopeId(scope), endpoints)
+          local.set(scopeKey, endpoints)
         }
         for (const endpoint of endpoints) {
           if (endpoint.status !== 'enabled' || !endpoint.events.includes(event.type)) continue
