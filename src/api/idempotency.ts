@@ -67,10 +67,15 @@ export function registerIdempotency (app: FastifyInstance, core: Pick<Core, 'clo
     const idem = request.idempotency
     if (idem === null) return payload
     request.idempotency = null
-    inFlight.delete(idem.key.toString('latin1'))
-    if (reply.statusCode < 500 && typeof payload === 'string') {
-      const stored: Stored = { fingerprint: idem.fingerprint, status: reply.statusCode, body: replayable(payload), trace_id: request.id, created_ms: core.clock() }
-      await core.state.committer.commit([{ type: 'put', key: idem.key, value: Buffer.from(JSON.stringify(stored)) }])
+    const id = idem.key.toString('latin1')
+    // In flight until the answer is stored: a request with the key in between would be decided again.
+    try {
+      if (reply.statusCode < 500 && typeof payload === 'string') {
+        const stored: Stored = { fingerprint: idem.fingerprint, status: reply.statusCode, body: replayable(payload), trace_id: request.id, created_ms: core.clock() }
+        await core.state.committer.commit([{ type: 'put', key: idem.key, value: Buffer.from(JSON.stringify(stored)) }])
+      }
+    } finally {
+      inFlight.delete(id)
     }
     return payload
   })

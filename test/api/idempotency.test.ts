@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { auth, startTestApp } from '../support/app.js'
+import { TAG } from '../../src/stores/keys.js'
 
 let app: App
 let now = Date.parse('2026-11-22T12:00:00Z')
@@ -45,6 +46,34 @@ describe('Idempotency-Key', () => {
     ])
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409])
     expect([a, b].find(r => r.statusCode === 409)!.json().error.code).toBe('idempotency_key_in_use')
+  })
+
+  it('answers 409, not a second decision, while the first answer is being stored', async () => {
+    const committer = app.state.committer
+    const commit = committer.commit.bind(committer)
+    let release: () => void = () => {}
+    const held = new Promise<void>(resolve => { release = resolve })
+    let storing: () => void = () => {}
+    const storingStarted = new Promise<void>(resolve => { storing = resolve })
+    // Holds the write of the first stored answer: the first request has decided and not yet answered.
+    let holding = true
+    committer.commit = async ops => {
+      if (holding && ops.length === 1 && ops[0]!.key[0] === TAG.idempotency.charCodeAt(0)) { holding = false; storing(); await held }
+      return await commit(ops)
+    }
+    try {
+      const first = post('/v1/score', { event: 'payment', amount: 7, user_id: 'u-held' }, 'order-held')
+      await storingStarted
+      const second = await post('/v1/score', { event: 'payment', amount: 7, user_id: 'u-held' }, 'order-held')
+      expect(second.statusCode).toBe(409)
+      expect(second.json().error.code).toBe('idempotency_key_in_use')
+      release()
+      expect((await first).statusCode).toBe(200)
+      const replay = await post('/v1/score', { event: 'payment', amount: 7, user_id: 'u-held' }, 'order-held')
+      expect(replay.headers['idempotent-replayed']).toBe('true')
+    } finally {
+      committer.commit = commit
+    }
   })
 })
 
