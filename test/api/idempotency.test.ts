@@ -73,6 +73,7 @@ describe('Idempotency-Key', () => {
       expect(replay.headers['idempotent-replayed']).toBe('true')
     } finally {
       committer.commit = commit
+      release()
     }
   })
 })
