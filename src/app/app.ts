@@ -155,15 +155,14 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   // The one-process service runs every topology in process; in Kafka mode each can also run alone
   // (TOPOLOGIES=none here, `main.js topology <name>` elsewhere).
   const inProcess = options.topologies === false ? [] : config.inProcessTopologies === 'all' ? undefined : config.inProcessTopologies
-  const stopTopologies = inProcess?.length !== 0 && placement === 'worker'
-    ? await startTopologyThread(config, inProcess, log, core.health, logger)
-    : await core.startTopologies(inProcess)
+  const thread = inProcess?.length !== 0 && placement === 'worker' ? await startTopologyThread(config, inProcess, log, core.health, logger) : undefined
+  const stopTopologies = thread?.stop ?? await core.startTopologies(inProcess)
 
   const deps = {
     core,
     service,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
-    health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await log.lag?.() ?? {} })
+    health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: { ...await log.lag?.(), ...await thread?.lag() } })
   }
   const server = await buildServer(deps)
   let address: string | undefined

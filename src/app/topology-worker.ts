@@ -1,20 +1,21 @@
 import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import pino from 'pino'
-import { PortEventLog } from '../stream/eventlog/port.js'
+import { FollowerEventLog } from '../stream/eventlog/follower.js'
 import { openEventLog, startCore } from './app.js'
 import type { Config } from './config.js'
 
 /**
  * The topologies of the one-process service, in a worker thread: off the API's event loop. They keep their
- * own state (DATA_DIR/topologies) and their own views; on the embedded log they read and append through the
- * main thread (stream/eventlog/port.ts), on Kafka they connect themselves. Health goes to the main thread's
- * /healthz; `stop` closes them.
+ * own state (DATA_DIR/topologies) and their own views; on the embedded log they consume the main thread's
+ * log database themselves and append through the main thread (stream/eventlog/follower.ts), on Kafka they
+ * connect themselves. Health goes to the main thread's /healthz, and their consumer groups' lag when asked;
+ * `stop` closes them.
  */
-const { config, names, logLevel } = workerData as { config: Config, names: string[] | undefined, logLevel: string }
+const { config, names, logLevel, logHandle } = workerData as { config: Config, names: string[] | undefined, logLevel: string, logHandle?: bigint }
 const port = parentPort!
 const logger = pino({ level: logLevel })
-const log = config.transport === 'kafka' ? await openEventLog(config, logger) : new PortEventLog('embedded', port)
+const log = logHandle === undefined ? await openEventLog(config, logger) : await FollowerEventLog.open(logHandle, port)
 // The views the topologies read: cases (the case writer), webhook endpoints (delivery), models (the trainer).
 const core = await startCore({ ...config, dataDir: path.join(config.dataDir, 'topologies') }, logger, { log, views: ['cases', 'webhooks', 'models'] })
 const stop = await core.startTopologies(names)
@@ -22,11 +23,14 @@ const report = () => port.postMessage({ op: 'health', report: core.health.report
 core.health.onChange = report
 report()
 port.postMessage({ op: 'ready' })
-port.on('message', (m: { op?: string }) => {
-  if (m.op !== 'stop') return
-  void (async () => {
-    await stop()
-    await core.closeCore()
-    port.postMessage({ op: 'stopped' })
-  })()
+port.on('message', (m: { op?: string, id?: number }) => {
+  if (m.op === 'lag') {
+    void (async () => port.postMessage({ op: 'lag', id: m.id, value: await log.lag?.() ?? {} }))()
+  } else if (m.op === 'stop') {
+    void (async () => {
+      await stop()
+      await core.closeCore()
+      port.postMessage({ op: 'stopped' })
+    })()
+  }
 })

@@ -1,15 +1,11 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openRocks, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
+import { decodeRecord, encodeRecord, offsetOfKey, recordKey, recordPrefix, topicKey } from './embedded-format.js'
+import { ConsumerGroups, type TopicPosition } from './embedded-groups.js'
 import type { ConsumedRecord, EventLog, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 
-// Key layout (all in one RocksDB at <dataDir>/log):
-//   t <topic>                              -> topic spec (JSON)
-//   r <topic> 0x00 <partition u32> <offset u64>  -> record
-//   g <group> 0x00 <topic> 0x00 <partition u32> -> committed offset (next offset to read)
-const SEP = Buffer.from([0])
-const MAX_BATCH = 500
 /**
  * Records kept in memory per partition after their append, at most TAIL records and TAIL_BYTES of values:
  * consumers at the tail read them without a scan. The bound is in bytes too because whatever a consumer
@@ -18,62 +14,46 @@ const MAX_BATCH = 500
 const TAIL = 4096
 const TAIL_BYTES = 1 << 20
 
-function recordPrefix (topic: string, partition: number): Buffer {
-  const p = Buffer.allocUnsafe(4)
-  p.writeUInt32BE(partition)
-  return Buffer.concat([Buffer.from('r' + topic), SEP, p])
-}
+interface Topic extends TopicPosition { spec: TopicSpec, tail: ConsumedRecord[][], tailBytes: number[] }
 
-function recordKey (prefix: Buffer, offset: number): Buffer {
-  const o = Buffer.allocUnsafe(8)
-  o.writeBigUInt64BE(BigInt(offset))
-  return Buffer.concat([prefix, o])
-}
+/** Told of every append: the topic and, per partition, the offset its next record will get. */
+export type AppendListener = (topic: string, next: readonly number[]) => void
 
-function groupKey (group: string, topic: string, partition: number): Buffer {
-  const p = Buffer.allocUnsafe(4)
-  p.writeUInt32BE(partition)
-  return Buffer.concat([Buffer.from('g' + group), SEP, Buffer.from(topic), SEP, p])
-}
-
-function encodeRecord (r: LogRecord, timestamp: number): Buffer {
-  const meta = Buffer.from(JSON.stringify({ k: r.key, h: r.headers ?? {}, t: timestamp }))
-  const len = Buffer.allocUnsafe(4)
-  len.writeUInt32BE(meta.length)
-  return Buffer.concat([len, meta, r.value])
-}
-
-function decodeRecord (topic: string, partition: number, offset: number, raw: Buffer): ConsumedRecord {
-  const metaLength = raw.readUInt32BE(0)
-  const meta = JSON.parse(raw.subarray(4, 4 + metaLength).toString()) as { k: string, h: Record<string, string>, t: number }
-  return { topic, partition, offset, key: meta.k, headers: meta.h, timestamp: meta.t, value: raw.subarray(4 + metaLength) }
-}
-
-/** `tail[p]` holds the records of offsets `next[p] - tail[p].length` .. `next[p] - 1`, as consumers get them. */
-interface Topic { spec: TopicSpec, next: number[], prefixes: Buffer[], tail: ConsumedRecord[][], tailBytes: number[] }
-
-interface GroupMember { closed: boolean, wake: () => void }
-interface Group { members: GroupMember[], busy: Set<string>, topics: Set<string> }
-
-/** Durable append-only log in RocksDB with consumer groups and in-process dispatch. */
+/**
+ * Durable append-only log in RocksDB with consumer groups and in-process dispatch. Appends happen here only
+ * (they number the records); consumers may also run beside it on another thread over the same database
+ * (`handle`, `onAppend`: the topology worker's log, stream/eventlog/follower.ts).
+ */
 export class EmbeddedEventLog implements EventLog {
   readonly kind = 'embedded' as const
   private readonly topics = new Map<string, Topic>()
-  private readonly groups = new Map<string, Group>()
-  private readonly loops = new Set<Promise<void>>()
-  private readonly committedOffsets = new Map<string, number>()
+  private readonly groups: ConsumerGroups
+  private readonly listeners = new Set<AppendListener>()
 
-  private constructor (private readonly db: RocksLevel) {}
+  private constructor (private readonly db: RocksLevel) {
+    this.groups = new ConsumerGroups(db, name => this.topic(name))
+  }
 
   static async open (location: string): Promise<EmbeddedEventLog> {
     const log = new EmbeddedEventLog(await openRocks(location, { memtableMb: 32, cacheMb: 8 }))
-    for await (const [key, value] of scan(log.db, Buffer.from('t'), Buffer.from('u'))) {
-      await log.loadTopic(JSON.parse(value.toString()) as TopicSpec, key)
+    for await (const [, value] of scan(log.db, Buffer.from('t'), Buffer.from('u'))) {
+      await log.loadTopic(JSON.parse(value.toString()) as TopicSpec)
     }
     return log
   }
 
-  private async loadTopic (spec: TopicSpec, _key?: Buffer): Promise<void> {
+  /** The database, for a thread that reads it beside this one (RocksDB is safe to share across threads). */
+  get handle (): bigint {
+    return (this.db as unknown as { handle: bigint }).handle
+  }
+
+  /** Calls `listener` after every append from now on; returns a function that stops it. */
+  onAppend (listener: AppendListener): () => void {
+    this.listeners.add(listener)
+    return () => { this.listeners.delete(listener) }
+  }
+
+  private async loadTopic (spec: TopicSpec): Promise<void> {
     const next: number[] = []
     const prefixes: Buffer[] = []
     for (let p = 0; p < spec.partitions; p++) {
@@ -81,16 +61,11 @@ export class EmbeddedEventLog implements EventLog {
       prefixes.push(prefix)
       next.push(await this.lastOffset(prefix) + 1)
     }
-    this.topics.set(spec.name, { spec, next, prefixes, tail: next.map(() => []), tailBytes: next.map(() => 0) })
+    this.topics.set(spec.name, { name: spec.name, spec, next, prefixes, tail: next.map(() => []), tailBytes: next.map(() => 0) })
   }
 
   private async lastOffset (prefix: Buffer): Promise<number> {
-    const it = this.db.iterator({ gte: prefix, lt: recordKey(prefix, Number.MAX_SAFE_INTEGER), reverse: true, limit: 1, values: false } as never) as unknown as AsyncIterable<[Buffer]> & { close(): Promise<void> }
-    try {
-      for await (const [key] of it) return Number(key.readBigUInt64BE(key.length - 8))
-    } finally {
-      await it.close()
-    }
+    for await (const [key] of scan(this.db, prefix, recordKey(prefix, Number.MAX_SAFE_INTEGER), { reverse: true, limit: 1 })) return offsetOfKey(key)
     return -1
   }
 
@@ -101,7 +76,7 @@ export class EmbeddedEventLog implements EventLog {
         if (existing.spec.partitions !== spec.partitions) throw new Error(`topic ${spec.name} exists with ${existing.spec.partitions} partitions`)
         continue
       }
-      writeBatchSync(this.db, [{ type: 'put', key: Buffer.from('t' + spec.name), value: Buffer.from(JSON.stringify(spec)) }], true)
+      writeBatchSync(this.db, [{ type: 'put', key: topicKey(spec.name), value: Buffer.from(JSON.stringify(spec)) }], true)
       await this.loadTopic(spec)
     }
   }
@@ -142,144 +117,24 @@ export class EmbeddedEventLog implements EventLog {
       }
       topic.tailBytes[r.partition] = bytes
     }
-    for (const group of this.groups.values()) for (const m of group.members) m.wake()
+    this.groups.wake()
+    for (const listener of this.listeners) listener(topicName, next)
   }
 
-  async lag (): Promise<Record<string, number>> {
-    const lag: Record<string, number> = {}
-    for (const [name, group] of this.groups) {
-      if (group.members.length === 0) continue
-      let behind = 0
-      for (const t of group.topics) {
-        const topic = this.topic(t)
-        for (let p = 0; p < topic.spec.partitions; p++) behind += topic.next[p]! - await this.peekCommitted(groupKey(name, t, p))
-      }
-      lag[name] = behind
-    }
-    return lag
+  lag (): Promise<Record<string, number>> {
+    return this.groups.lag()
   }
 
   async endOffsets (topicName: string): Promise<number[]> {
     return this.topic(topicName).next.slice()
   }
 
-  async subscribe (options: SubscribeOptions): Promise<Subscription> {
-    for (const t of options.topics) this.topic(t)
-    let group = this.groups.get(options.group)
-    if (group === undefined) {
-      group = { members: [], busy: new Set(), topics: new Set() }
-      this.groups.set(options.group, group)
-    }
-    for (const t of options.topics) group.topics.add(t)
-    let wakeUp: (() => void) | undefined
-    let signalled = false
-    const member: GroupMember = {
-      closed: false,
-      wake: () => { signalled = true; wakeUp?.() }
-    }
-    group.members.push(member)
-    const g = group
-    const waitForWork = () => new Promise<void>(resolve => {
-      if (signalled || member.closed) return resolve()
-      wakeUp = resolve
-    }).then(() => { signalled = false; wakeUp = undefined })
-
-    const loop = (async () => {
-      while (!member.closed) {
-        signalled = false
-        let delivered = false
-        try {
-          delivered = await this.pollOnce(options, g, member)
-        } catch {
-          // The handler failed: the same records are delivered again after a pause.
-          await new Promise(resolve => setTimeout(resolve, 100))
-          continue
-        }
-        if (!delivered) await waitForWork()
-      }
-    })()
-    this.loops.add(loop)
-    return {
-      close: async () => {
-        member.closed = true
-        member.wake()
-        await loop
-        this.loops.delete(loop)
-        g.members.splice(g.members.indexOf(member), 1)
-        for (const m of g.members) m.wake()
-      }
-    }
-  }
-
-  /** Delivers at most one batch per assigned partition; true when anything was delivered. */
-  private async pollOnce (options: SubscribeOptions, group: Group, member: GroupMember): Promise<boolean> {
-    let delivered = false
-    const index = group.members.indexOf(member)
-    const size = group.members.length
-    let slot = 0
-    for (const topicName of options.topics) {
-      const topic = this.topic(topicName)
-      for (let p = 0; p < topic.spec.partitions; p++, slot++) {
-        if (member.closed) return delivered
-        if (slot % size !== index) continue
-        const lock = topicName + '\0' + p
-        if (group.busy.has(lock)) continue
-        group.busy.add(lock)
-        try {
-          const committedKey = groupKey(options.group, topicName, p)
-          const committed = await this.committed(committedKey, options.fromBeginning === false ? topic.next[p]! : 0)
-          if (committed >= topic.next[p]!) continue
-          const records = await this.read(topic, p, committed)
-          if (records.length === 0) continue
-          await options.onBatch(records)
-          const next = records[records.length - 1]!.offset + 1
-          writeBatchSync(this.db, [{ type: 'put', key: committedKey, value: Buffer.from(String(next)) }], false)
-          this.committedOffsets.set(committedKey.toString('latin1'), next)
-          delivered = true
-        } finally {
-          group.busy.delete(lock)
-        }
-      }
-    }
-    return delivered
-  }
-
-  /** Up to MAX_BATCH records of partition `p` from `offset`: from the tail in memory when it holds them. */
-  private async read (topic: Topic, p: number, offset: number): Promise<ConsumedRecord[]> {
-    const tail = topic.tail[p]!
-    const first = topic.next[p]! - tail.length
-    if (offset >= first) return tail.slice(offset - first, offset - first + MAX_BATCH)
-    const records: ConsumedRecord[] = []
-    for await (const [key, value] of scan(this.db, recordKey(topic.prefixes[p]!, offset), recordKey(topic.prefixes[p]!, topic.next[p]!), { limit: MAX_BATCH })) {
-      records.push(decodeRecord(topic.spec.name, p, Number(key.readBigUInt64BE(key.length - 8)), value))
-    }
-    return records
-  }
-
-  /** A group's committed offset as it stands (0 when it has none yet), without recording one. */
-  private async peekCommitted (key: Buffer): Promise<number> {
-    const cached = this.committedOffsets.get(key.toString('latin1'))
-    if (cached !== undefined) return cached
-    const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
-    return value === undefined ? 0 : Number(value.toString())
-  }
-
-  /** A group's committed offset: read from the store once, then kept in memory (this process is its only writer). */
-  private async committed (key: Buffer, fallback: number): Promise<number> {
-    const cacheKey = key.toString('latin1')
-    const cached = this.committedOffsets.get(cacheKey)
-    if (cached !== undefined) return cached
-    const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
-    let offset = fallback
-    if (value !== undefined) offset = Number(value.toString())
-    else writeBatchSync(this.db, [{ type: 'put', key, value: Buffer.from(String(fallback)) }], false)
-    this.committedOffsets.set(cacheKey, offset)
-    return offset
+  subscribe (options: SubscribeOptions): Promise<Subscription> {
+    return this.groups.subscribe(options)
   }
 
   async close (): Promise<void> {
-    for (const group of this.groups.values()) for (const m of group.members) { m.closed = true; m.wake() }
-    await Promise.all([...this.loops])
+    await this.groups.close()
     await this.db.close()
   }
 }

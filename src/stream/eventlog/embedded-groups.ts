@@ -1,0 +1,166 @@
+import type { RocksLevel } from '@nxtedition/rocksdb'
+import { readRangeSync, writeBatchSync } from '../../stores/rocks.js'
+import { decodeRecord, groupKey, offsetOfKey, recordKey } from './embedded-format.js'
+import type { ConsumedRecord, SubscribeOptions, Subscription } from './event-log.js'
+
+const MAX_BATCH = 500
+
+/**
+ * A topic as its consumers see it: `next[p]` is the offset partition p's next record will get; `tail[p]`, when
+ * kept, holds the records of offsets `next[p] - tail[p].length` .. `next[p] - 1`, so consumers at the tail
+ * read them without a scan.
+ */
+export interface TopicPosition { name: string, next: number[], prefixes: Buffer[], tail?: ConsumedRecord[][] }
+
+interface GroupMember { closed: boolean, wake: () => void }
+interface Group { members: GroupMember[], busy: Set<string>, topics: Set<string> }
+
+/**
+ * The consumer groups of an embedded log: members share a group's partitions, each group keeps its committed
+ * offsets in the log's database. Runs where the log is written (the main thread) or beside it, over the same
+ * database (the topology worker: stream/eventlog/follower.ts); `wake` is called after every append.
+ */
+export class ConsumerGroups {
+  private readonly groups = new Map<string, Group>()
+  private readonly loops = new Set<Promise<void>>()
+  private readonly committedOffsets = new Map<string, number>()
+
+  constructor (private readonly db: RocksLevel, private readonly topic: (name: string) => TopicPosition) {}
+
+  wake (): void {
+    for (const group of this.groups.values()) for (const m of group.members) m.wake()
+  }
+
+  async lag (): Promise<Record<string, number>> {
+    const lag: Record<string, number> = {}
+    for (const [name, group] of this.groups) {
+      if (group.members.length === 0) continue
+      let behind = 0
+      for (const t of group.topics) {
+        const topic = this.topic(t)
+        for (let p = 0; p < topic.next.length; p++) behind += topic.next[p]! - await this.peekCommitted(groupKey(name, t, p))
+      }
+      lag[name] = behind
+    }
+    return lag
+  }
+
+  async subscribe (options: SubscribeOptions): Promise<Subscription> {
+    for (const t of options.topics) this.topic(t)
+    let group = this.groups.get(options.group)
+    if (group === undefined) {
+      group = { members: [], busy: new Set(), topics: new Set() }
+      this.groups.set(options.group, group)
+    }
+    for (const t of options.topics) group.topics.add(t)
+    let wakeUp: (() => void) | undefined
+    let signalled = false
+    const member: GroupMember = {
+      closed: false,
+      wake: () => { signalled = true; wakeUp?.() }
+    }
+    group.members.push(member)
+    const g = group
+    const waitForWork = () => new Promise<void>(resolve => {
+      if (signalled || member.closed) return resolve()
+      wakeUp = resolve
+    }).then(() => { signalled = false; wakeUp = undefined })
+
+    const loop = (async () => {
+      while (!member.closed) {
+        signalled = false
+        let delivered = false
+        try {
+          delivered = await this.pollOnce(options, g, member)
+        } catch {
+          // The handler failed: the same records are delivered again after a pause.
+          await new Promise(resolve => setTimeout(resolve, 100))
+          continue
+        }
+        if (!delivered) await waitForWork()
+      }
+    })()
+    this.loops.add(loop)
+    return {
+      close: async () => {
+        member.closed = true
+        member.wake()
+        await loop
+        this.loops.delete(loop)
+        g.members.splice(g.members.indexOf(member), 1)
+        for (const m of g.members) m.wake()
+      }
+    }
+  }
+
+  /** Stops every member and waits for the batches they are delivering. */
+  async close (): Promise<void> {
+    for (const group of this.groups.values()) for (const m of group.members) { m.closed = true; m.wake() }
+    await Promise.all([...this.loops])
+  }
+
+  /** Delivers at most one batch per assigned partition; true when anything was delivered. */
+  private async pollOnce (options: SubscribeOptions, group: Group, member: GroupMember): Promise<boolean> {
+    let delivered = false
+    const index = group.members.indexOf(member)
+    const size = group.members.length
+    let slot = 0
+    for (const topicName of options.topics) {
+      const topic = this.topic(topicName)
+      for (let p = 0; p < topic.next.length; p++, slot++) {
+        if (member.closed) return delivered
+        if (slot % size !== index) continue
+        const lock = topicName + '\0' + p
+        if (group.busy.has(lock)) continue
+        group.busy.add(lock)
+        try {
+          const committedKey = groupKey(options.group, topicName, p)
+          const committed = await this.committed(committedKey, options.fromBeginning === false ? topic.next[p]! : 0)
+          if (committed >= topic.next[p]!) continue
+          const records = this.read(topic, p, committed)
+          if (records.length === 0) continue
+          await options.onBatch(records)
+          const next = records[records.length - 1]!.offset + 1
+          writeBatchSync(this.db, [{ type: 'put', key: committedKey, value: Buffer.from(String(next)) }], false)
+          this.committedOffsets.set(committedKey.toString('latin1'), next)
+          delivered = true
+        } finally {
+          group.busy.delete(lock)
+        }
+      }
+    }
+    return delivered
+  }
+
+  /** Up to MAX_BATCH records of partition `p` from `offset`: from the tail in memory when it holds them. */
+  private read (topic: TopicPosition, p: number, offset: number): ConsumedRecord[] {
+    const tail = topic.tail?.[p]
+    if (tail !== undefined) {
+      const first = topic.next[p]! - tail.length
+      if (offset >= first) return tail.slice(offset - first, offset - first + MAX_BATCH)
+    }
+    const entries = readRangeSync(this.db, recordKey(topic.prefixes[p]!, offset), recordKey(topic.prefixes[p]!, topic.next[p]!), MAX_BATCH)
+    return entries.map(([key, value]) => decodeRecord(topic.name, p, offsetOfKey(key), value))
+  }
+
+  /** A group's committed offset as it stands (0 when it has none yet), without recording one. */
+  private async peekCommitted (key: Buffer): Promise<number> {
+    const cached = this.committedOffsets.get(key.toString('latin1'))
+    if (cached !== undefined) return cached
+    const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
+    return value === undefined ? 0 : Number(value.toString())
+  }
+
+  /** A group's committed offset: read from the store once, then kept in memory (a group is consumed, so written, by one ConsumerGroups only). */
+  private async committed (key: Buffer, fallback: number): Promise<number> {
+    const cacheKey = key.toString('latin1')
+    const cached = this.committedOffsets.get(cacheKey)
+    if (cached !== undefined) return cached
+    const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
+    let offset = fallback
+    if (value !== undefined) offset = Number(value.toString())
+    else writeBatchSync(this.db, [{ type: 'put', key, value: Buffer.from(String(fallback)) }], false)
+    this.committedOffsets.set(cacheKey, offset)
+    return offset
+  }
+}
