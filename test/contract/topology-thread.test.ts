@@ -1,5 +1,6 @@
-import { describe } from 'vitest'
-import { startTestApp } from '../support/app.js'
+import { describe, expect, it } from 'vitest'
+import type { App } from '../../src/app/app.js'
+import { auth, eventually, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { caseFlowSuite } from './cases.flow.js'
 import { poisonSuite } from './poison.flow.js'
@@ -21,6 +22,26 @@ webhookFlowSuite('embedded, topologies in a worker thread', async receiver => {
 
 poisonSuite('embedded, topologies in a worker thread', () => startTestApp({ RELAY_LINGER_MS: '200', ...worker }))
 
+/** The worker's consumer groups (the case writer, webhook delivery) are on the main /healthz, and catch up. */
+async function workerLagOnHealthz (app: App): Promise<void> {
+  const scored = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'payment', amount: 10, user_id: 'u_lag' } })
+  expect(scored.statusCode).toBe(200)
+  const lag = await eventually(async () => {
+    const health = (await app.server.inject({ method: 'GET', url: '/healthz' })).json() as { lag: Record<string, number> }
+    const groups = Object.keys(health.lag)
+    const caught = groups.some(g => g.endsWith('case-writer')) && groups.some(g => g.endsWith('webhook-delivery')) && Object.values(health.lag).every(n => n === 0)
+    return caught ? health.lag : undefined
+  }, 20000, 'every group on /healthz, caught up')
+  expect(Object.keys(lag).length).toBeGreaterThan(5)
+}
+
+describe('embedded, topologies in a worker thread: lag', () => {
+  it("reports the worker's consumer groups' lag on /healthz", async () => {
+    const app = await startTestApp(worker)
+    try { await workerLagOnHealthz(app) } finally { await app.close() }
+  })
+})
+
 const brokers = await kafkaBrokersOrSkip('topologies in a worker thread on Kafka')
 
 describe.skipIf(brokers === undefined)('real Kafka, topologies in a worker thread with their own connection', () => {
@@ -29,4 +50,9 @@ describe.skipIf(brokers === undefined)('real Kafka, topologies in a worker threa
     const [a, b] = await Promise.all([startTestApp(env), startTestApp(env)])
     return { a, b }
   })
+
+  it("reports the worker's consumer groups' lag on /healthz", async () => {
+    const app = await startTestApp({ TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('twl')}.`, ...worker })
+    try { await workerLagOnHealthz(app) } finally { await app.close() }
+  }, 60000)
 })
