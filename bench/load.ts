@@ -1,8 +1,10 @@
-/** What the load benchmarks share: the service under test, request bodies, an autocannon run, RSS. */
+/** What the load benchmarks share: the service under test, request bodies, a closed and an open loop, RSS. */
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import hdr from 'hdr-histogram-js'
+import { Pool } from 'undici'
 import { start } from './service.js'
 
 export const KEY = 'sk_test_benchmarkkey000000000000'
@@ -37,19 +39,60 @@ export function scoreBodies (n: number, distinct = 5000): string[] {
 
 export interface LoadResult { rps: number, p50: number, p99: number, p999: number, non2xx: number, errors: number }
 
-/** POSTs the bodies in turn for `seconds`: closed loop over `connections`, or at a fixed offered `rate` (req/s over all connections). */
-export async function load (url: string, headers: Record<string, string>, bodies: string[], options: { seconds: number, connections: number, rate?: number }): Promise<LoadResult> {
+/** POSTs the bodies in turn for `seconds`, closed loop: each of `connections` sends its next request when the last one is answered. */
+export async function load (url: string, headers: Record<string, string>, bodies: string[], options: { seconds: number, connections: number }): Promise<LoadResult> {
   let i = 0
   const result = await autocannon({
     url,
     method: 'POST',
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
     headers: { 'content-type': 'application/json', ...headers },
     requests: [{ setupRequest: req => ({ ...req, body: bodies[i++ % bodies.length] }) }]
   })
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, p999: result.latency.p99_9, non2xx: result.non2xx, errors: result.errors }
+}
+
+/**
+ * POSTs the bodies in turn at a fixed offered `rate` for `seconds`, open loop: request n is due at n / rate
+ * seconds whatever the answers before it, and its latency counts from then, so time spent waiting for a
+ * connection or behind a stalled server is measured (no coordinated omission). autocannon's `overallRate` is
+ * not this: each connection sends its share of a second back to back as soon as the second starts, then waits,
+ * so its latencies are those of a closed loop run for part of every second. At most `connections` requests
+ * are in flight; the others queue in the client, on the clock.
+ */
+export async function offer (url: string, headers: Record<string, string>, bodies: string[], options: { seconds: number, connections: number, rate: number }): Promise<LoadResult> {
+  const target = new URL(url)
+  const pool = new Pool(target.origin, { connections: options.connections, pipelining: 1 })
+  const latencyUs = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 })
+  const total = Math.round(options.seconds * options.rate)
+  const requestHeaders = { 'content-type': 'application/json', ...headers }
+  let sent = 0
+  let answered = 0
+  let non2xx = 0
+  let errors = 0
+  const start = performance.now()
+  await new Promise<void>(resolve => {
+    const answer = (due: number) => {
+      latencyUs.recordValue(Math.max(1, Math.round((performance.now() - due) * 1000)))
+      if (++answered === total) resolve()
+    }
+    const send = () => {
+      const due = Math.min(total, Math.floor((performance.now() - start) * options.rate / 1000) + 1)
+      for (; sent < due; sent++) {
+        const dueAt = start + sent * 1000 / options.rate
+        pool.request({ path: target.pathname, method: 'POST', headers: requestHeaders, body: bodies[sent % bodies.length] })
+          .then(async res => { await res.body.dump(); if (res.statusCode < 200 || res.statusCode > 299) non2xx++ }, () => { errors++ })
+          .finally(() => answer(dueAt))
+      }
+      if (sent < total) setTimeout(send, 1)
+    }
+    send()
+  })
+  const seconds = (performance.now() - start) / 1000
+  await pool.close()
+  const ms = (p: number) => Math.round(latencyUs.getValueAtPercentile(p) / 100) / 10
+  return { rps: answered / seconds, p50: ms(50), p99: ms(99), p999: ms(99.9), non2xx, errors }
 }
 
 const DAY_S = 86_400

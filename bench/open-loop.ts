@@ -1,11 +1,12 @@
 /**
- * Open loop: POST /v1/score offered at a fixed rate (autocannon's overallRate) for a fixed time, requests over
+ * Open loop: POST /v1/score offered at a fixed rate (requests due at even intervals, latency counted from when
+ * each was due: `offer` in load.ts) for a fixed time, requests over
  * BENCH_DISTINCT distinct users, devices, cards, emails and IPs; prints p50/p99/p99.9, the rate achieved and
  * errors, next to a bare fastify echo offered the same rate in the same run; then every consumer group's lag
  * (GET /healthz) when the load ends, in records and in seconds of the offered traffic, and again one second later.
  *   npm run bench:open-loop        (BENCH_RATE=2000 BENCH_SECONDS=60 BENCH_DISTINCT=100000 BENCH_CONNECTIONS=64)
  */
-import { AUTH, load, rssMb, scoreBodies, startService, type LoadResult } from './load.js'
+import { AUTH, load, offer, rssMb, scoreBodies, startService, type LoadResult } from './load.js'
 import { start } from './service.js'
 
 const rate = Number(process.env.BENCH_RATE ?? 2000)
@@ -13,7 +14,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 60)
 const distinct = Number(process.env.BENCH_DISTINCT ?? 100_000)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const bodies = scoreBodies(Math.max(distinct, 20_000), distinct)
-const offered = (url: string, headers: Record<string, string>, s = seconds) => load(url, headers, bodies, { seconds: s, connections, rate })
+const offered = (url: string, headers: Record<string, string>, s = seconds) => offer(url, headers, bodies, { seconds: s, connections, rate })
 
 const echo = await start('bench/echo-server.ts', {})
 await offered(`${echo.url}/echo`, {}, 5)
