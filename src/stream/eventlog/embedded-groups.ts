@@ -4,13 +4,59 @@ import { decodeRecord, groupKey, offsetOfKey, recordKey } from './embedded-forma
 import type { ConsumedRecord, SubscribeOptions, Subscription } from './event-log.js'
 
 const MAX_BATCH = 500
+/**
+ * Records a window keeps, at most WINDOW records and WINDOW_BYTES of values. The bound is in bytes too because
+ * whatever a consumer keeps for a record (a decoded decision) lives as long as the record does.
+ */
+const WINDOW = 4096
+const WINDOW_BYTES = 1 << 20
 
 /**
- * A topic as its consumers see it: `next[p]` is the offset partition p's next record will get; `tail[p]`, when
- * kept, holds the records of offsets `next[p] - tail[p].length` .. `next[p] - 1`, so consumers at the tail
- * read them without a scan.
+ * Consecutive records of one partition, kept after they were appended or read, so that the other consumer
+ * groups at those offsets get them without a scan. It follows the front: records right after it extend it,
+ * records past its end replace it, records before it (a group catching up) are not kept.
  */
-export interface TopicPosition { name: string, next: number[], prefixes: Buffer[], tail?: ConsumedRecord[][] }
+export class RecordWindow {
+  private records: ConsumedRecord[] = []
+  private bytes = 0
+  private first = 0
+
+  /** Up to `max` records from `offset`, or undefined when the window does not hold that offset. */
+  slice (offset: number, max: number): ConsumedRecord[] | undefined {
+    const i = offset - this.first
+    return i < 0 || i >= this.records.length ? undefined : this.records.slice(i, i + max)
+  }
+
+  /** Keeps `records` (consecutive, in offset order). */
+  add (records: readonly ConsumedRecord[]): void {
+    if (records.length === 0) return
+    const end = this.first + this.records.length
+    const offset = records[0]!.offset
+    if (offset < end) return
+    if (offset > end) {
+      this.records = []
+      this.bytes = 0
+      this.first = offset
+    }
+    for (const r of records) {
+      this.records.push(r)
+      this.bytes += r.value.length
+    }
+    // Trimmed in chunks (an eighth of a bound over it), not a record at a time.
+    if (this.records.length > WINDOW + WINDOW / 8 || this.bytes > WINDOW_BYTES + WINDOW_BYTES / 8) {
+      let drop = 0
+      while (this.records.length - drop > WINDOW || this.bytes > WINDOW_BYTES) this.bytes -= this.records[drop++]!.value.length
+      this.records.splice(0, drop)
+      this.first += drop
+    }
+  }
+}
+
+/**
+ * A topic as its consumers see it: `next[p]` is the offset partition p's next record will get; `windows[p]`
+ * holds the records of partition p appended or read lately.
+ */
+export interface TopicPosition { name: string, next: number[], prefixes: Buffer[], windows: RecordWindow[] }
 
 interface GroupMember { closed: boolean, wake: () => void }
 interface Group { members: GroupMember[], busy: Set<string>, topics: Set<string> }
@@ -132,15 +178,15 @@ export class ConsumerGroups {
     return delivered
   }
 
-  /** Up to MAX_BATCH records of partition `p` from `offset`: from the tail in memory when it holds them. */
+  /** Up to MAX_BATCH records of partition `p` from `offset`: from the partition's window when it holds them. */
   private read (topic: TopicPosition, p: number, offset: number): ConsumedRecord[] {
-    const tail = topic.tail?.[p]
-    if (tail !== undefined) {
-      const first = topic.next[p]! - tail.length
-      if (offset >= first) return tail.slice(offset - first, offset - first + MAX_BATCH)
-    }
+    const window = topic.windows[p]!
+    const kept = window.slice(offset, MAX_BATCH)
+    if (kept !== undefined) return kept
     const entries = readRangeSync(this.db, recordKey(topic.prefixes[p]!, offset), recordKey(topic.prefixes[p]!, topic.next[p]!), MAX_BATCH)
-    return entries.map(([key, value]) => decodeRecord(topic.name, p, offsetOfKey(key), value))
+    const records = entries.map(([key, value]) => decodeRecord(topic.name, p, offsetOfKey(key), value))
+    window.add(records)
+    return records
   }
 
   /** A group's committed offset as it stands (0 when it has none yet), without recording one. */

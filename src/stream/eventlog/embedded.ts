@@ -1,20 +1,12 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openRocks, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
 import { decodeRecord, encodeRecord, offsetOfKey, recordKey, recordPrefix, topicKey } from './embedded-format.js'
-import { ConsumerGroups, type TopicPosition } from './embedded-groups.js'
+import { ConsumerGroups, RecordWindow, type TopicPosition } from './embedded-groups.js'
 import type { ConsumedRecord, EventLog, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 
-/**
- * Records kept in memory per partition after their append, at most TAIL records and TAIL_BYTES of values:
- * consumers at the tail read them without a scan. The bound is in bytes too because whatever a consumer
- * keeps for a record (a decoded decision) lives as long as the record does.
- */
-const TAIL = 4096
-const TAIL_BYTES = 1 << 20
-
-interface Topic extends TopicPosition { spec: TopicSpec, tail: ConsumedRecord[][], tailBytes: number[] }
+interface Topic extends TopicPosition { spec: TopicSpec }
 
 /** Told of every append: the topic and, per partition, the offset its next record will get. */
 export type AppendListener = (topic: string, next: readonly number[]) => void
@@ -61,7 +53,7 @@ export class EmbeddedEventLog implements EventLog {
       prefixes.push(prefix)
       next.push(await this.lastOffset(prefix) + 1)
     }
-    this.topics.set(spec.name, { name: spec.name, spec, next, prefixes, tail: next.map(() => []), tailBytes: next.map(() => 0) })
+    this.topics.set(spec.name, { name: spec.name, spec, next, prefixes, windows: next.map(() => new RecordWindow()) })
   }
 
   private async lastOffset (prefix: Buffer): Promise<number> {
@@ -105,18 +97,8 @@ export class EmbeddedEventLog implements EventLog {
     }
     writeBatchSync(this.db, ops, true)
     topic.next = next
-    for (const r of appended) {
-      const tail = topic.tail[r.partition]!
-      tail.push(r)
-      let bytes = topic.tailBytes[r.partition]! + r.value.length
-      // Trimmed in chunks (an eighth of a bound over it), not a record at a time.
-      if (tail.length > TAIL + TAIL / 8 || bytes > TAIL_BYTES + TAIL_BYTES / 8) {
-        let drop = 0
-        while (tail.length - drop > TAIL || bytes > TAIL_BYTES) bytes -= tail[drop++]!.value.length
-        tail.splice(0, drop)
-      }
-      topic.tailBytes[r.partition] = bytes
-    }
+    // Consumers at the front read what was appended from memory.
+    for (const r of appended) topic.windows[r.partition]!.add([r])
     this.groups.wake()
     for (const listener of this.listeners) listener(topicName, next)
   }

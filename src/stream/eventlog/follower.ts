@@ -3,7 +3,7 @@ import { openShared } from '../../stores/rocks.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 import type { EmbeddedEventLog } from './embedded.js'
 import { recordPrefix } from './embedded-format.js'
-import { ConsumerGroups, type TopicPosition } from './embedded-groups.js'
+import { ConsumerGroups, RecordWindow, type TopicPosition } from './embedded-groups.js'
 import { LogUnavailable, RecordRejected, type EventLog, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 
 /**
@@ -97,7 +97,7 @@ export class FollowerEventLog implements EventLog {
   private advance (name: string, next: readonly number[]): void {
     const topic = this.topics.get(name)
     if (topic === undefined) {
-      this.topics.set(name, { name, next: next.slice(), prefixes: next.map((_, p) => recordPrefix(name, p)) })
+      this.topics.set(name, { name, next: next.slice(), prefixes: next.map((_, p) => recordPrefix(name, p)), windows: next.map(() => new RecordWindow()) })
       return
     }
     for (let p = 0; p < next.length; p++) topic.next[p] = Math.max(topic.next[p]!, next[p]!)
