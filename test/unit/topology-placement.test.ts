@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { topologyThreadFor } from '../../src/app/topology-placement.js'
@@ -25,7 +26,7 @@ describe('where a data directory runs its topologies', () => {
     expect(() => topologyThreadFor({ dataDir, topologyThread: 'worker' })).toThrow()
   })
 
-  it('runs the topologies of a new directory in the worker under auto', () => {
-    expect(topologyThreadFor({ dataDir: tempDir(), topologyThread: 'auto' })).toBe('worker')
+  it('chooses by the cores under auto for a new directory', () => {
+    expect(topologyThreadFor({ dataDir: tempDir(), topologyThread: 'auto' })).toBe(availableParallelism() >= 4 ? 'worker' : 'main')
   })
 })
