@@ -14,6 +14,11 @@ export interface Config {
   relayLingerMs: number
   /** How often velocity records held in memory are written to the state store (stores/velocity.ts). */
   velocityFlushMs: number
+  /**
+   * How far V8 lets the heap grow past what survived its last full collection, in percent (0: V8's own
+   * heuristics, which let it grow several times over). Set once at start (app/main.ts).
+   */
+  heapGrowingPercent: number
   relayMaxBatch: number
   /** Bytes of one relay append at most; on Kafka also at most 90 % of the decisions topic's max.message.bytes. */
   relayMaxBatchBytes: number
@@ -67,6 +72,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     velocityFlushMs: int(env, 'VELOCITY_FLUSH_MS', 200, 0, 3_600_000),
+    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 50, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     relayMaxBatchBytes: int(env, 'RELAY_MAX_BATCH_BYTES', 900_000, 1024, 64 * 1024 * 1024),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),

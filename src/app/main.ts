@@ -1,3 +1,4 @@
+import v8 from 'node:v8'
 import pino from 'pino'
 import { startApp, startCore } from './app.js'
 import { loadConfig } from './config.js'
@@ -11,6 +12,8 @@ import { TOPOLOGIES } from '../topologies/registry.js'
 async function main (): Promise<void> {
   const [command = 'start', name] = process.argv.slice(2)
   const config = loadConfig()
+  // V8 reads this flag at every full collection, so setting it here holds for the whole run (and the worker).
+  if (config.heapGrowingPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`)
   const logger = pino({ level: config.logLevel })
   process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection'))
 

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/app/config.js'
+
+describe('configuration from the environment', () => {
+  it('keeps the heap near its live data by default, and lets V8 decide with 0', () => {
+    expect(loadConfig({}).heapGrowingPercent).toBe(50)
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0)
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '120' }).heapGrowingPercent).toBe(120)
+  })
+
+  it('refuses a value that is not a whole percentage in range, naming the variable', () => {
+    for (const bad of ['-1', '1.5', 'lots', '1001']) expect(() => loadConfig({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be an integer from 0 to 1000/)
+  })
+})
