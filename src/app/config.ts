@@ -72,7 +72,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
     velocityFlushMs: int(env, 'VELOCITY_FLUSH_MS', 200, 0, 3_600_000),
-    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 50, 0, 1000),
+    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     relayMaxBatchBytes: int(env, 'RELAY_MAX_BATCH_BYTES', 900_000, 1024, 64 * 1024 * 1024),
     bootstrapKeys: list(env.BOOTSTRAP_API_KEYS),

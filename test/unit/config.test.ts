@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/app/config.js'
 
 describe('configuration from the environment', () => {
   it('keeps the heap near its live data by default, and lets V8 decide with 0', () => {
-    expect(loadConfig({}).heapGrowingPercent).toBe(50)
+    expect(loadConfig({}).heapGrowingPercent).toBe(100)
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0)
     expect(loadConfig({ HEAP_GROWING_PERCENT: '120' }).heapGrowingPercent).toBe(120)
   })
