@@ -83,7 +83,8 @@ export class EmbeddedEventLog implements EventLog {
     const topic = this.topic(topicName)
     const now = Date.now()
     const ops: WriteOp[] = []
-    const appended: ConsumedRecord[] = []
+    // Per partition, in offset order: what consumers at the front then read from memory.
+    const appended: ConsumedRecord[][] = topic.next.map(() => [])
     const next = topic.next.slice()
     for (const r of records) {
       const p = partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
@@ -92,13 +93,12 @@ export class EmbeddedEventLog implements EventLog {
       // The value consumers get is the one appended (what a process remembered of it holds for them too).
       const consumed = decodeRecord(topicName, p, next[p]!, value)
       if (Buffer.isBuffer(r.value)) consumed.value = r.value
-      appended.push(consumed)
+      appended[p]!.push(consumed)
       next[p]!++
     }
     writeBatchSync(this.db, ops, true)
     topic.next = next
-    // Consumers at the front read what was appended from memory.
-    for (const r of appended) topic.windows[r.partition]!.add([r])
+    for (let p = 0; p < appended.length; p++) topic.windows[p]!.add(appended[p]!)
     this.groups.wake()
     for (const listener of this.listeners) listener(topicName, next)
   }

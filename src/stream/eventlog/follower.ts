@@ -1,4 +1,5 @@
 import type { MessagePort, Worker } from 'node:worker_threads'
+import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openShared } from '../../stores/rocks.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 import type { EmbeddedEventLog } from './embedded.js'
@@ -67,7 +68,7 @@ export class FollowerEventLog implements EventLog {
   private readonly topics = new Map<string, TopicPosition>()
   private readonly groups: ConsumerGroups
 
-  private constructor (db: Awaited<ReturnType<typeof openShared>>, private readonly port: Endpoint) {
+  private constructor (db: RocksLevel, private readonly port: Endpoint) {
     this.groups = new ConsumerGroups(db, name => {
       const topic = this.topics.get(name)
       if (topic === undefined) throw new Error(`unknown topic ${name}`)
