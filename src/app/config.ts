@@ -70,7 +70,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     decisionsPartitions: int(env, 'DECISIONS_PARTITIONS', 6, 1, 1024),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL === '' ? undefined : env.SCHEMA_REGISTRY_URL,
     logLevel: env.LOG_LEVEL ?? 'info',
-    relayLingerMs: int(env, 'RELAY_LINGER_MS', 2, 0, 1000),
+    relayLingerMs: int(env, 'RELAY_LINGER_MS', 100, 0, 1000),
     velocityFlushMs: int(env, 'VELOCITY_FLUSH_MS', 200, 0, 3_600_000),
     heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
