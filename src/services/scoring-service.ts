@@ -10,7 +10,6 @@ import { transactionKey } from '../stores/transactions.js'
 import { deviceSeenKey } from '../stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
 import type { Outbox } from '../stores/outbox.js'
-import type { Recorded } from '../stream/relay.js'
 import type { PresentKeys } from '../stores/present-keys.js'
 import { overrideId, parseArrays, subjectKeys } from '../stores/overrides.js'
 import { parseSimSwap, simSwapKey, type IpReputationIndex } from '../stores/signals.js'
@@ -62,7 +61,7 @@ export class ScoringService {
     private readonly outbox: Outbox,
     private readonly originId: string,
     /** Called after each durable write with the decisions (outbox entries) it recorded. */
-    private readonly onRecorded: (recorded: readonly Recorded[]) => void,
+    private readonly onRecorded: (records: readonly TransactionRecord[]) => void,
     private readonly rulesets: RulesetSource,
     private readonly views: ScoringViews
   ) {}
@@ -86,7 +85,7 @@ export class ScoringService {
     } finally {
       for (const p of prepared) p.velocity.release()
     }
-    this.onRecorded(prepared.map(p => ({ record: p.record, bytes: p.bytes })))
+    this.onRecorded(prepared.map(p => p.record))
     return prepared.map(p => p.decision)
   }
 
@@ -119,8 +118,8 @@ export class ScoringService {
         overrides: parseArrays<Override>(found.slice(...overrides)),
         caseGates: parseArrays<CaseGate>(found.slice(...gates))
       }
-      const { decision, record, bytes, ops } = this.decide(call, features, active, context)
-      return { decision, record, bytes, ops: [...ops, ...velocity.incrementOps()], velocity }
+      const { decision, record, ops } = this.decide(call, features, active, context)
+      return { decision, record, ops: [...ops, ...velocity.incrementOps()], velocity }
     } catch (err) {
       velocity.release()
       throw err
@@ -128,7 +127,7 @@ export class ScoringService {
   }
 
   private decide (call: ScoreCall, features: Record<string, number>, active: ActiveRuleset,
-    gates: { overrides: Override[], caseGates: CaseGate[] }): Omit<Prepared, 'velocity'> {
+    gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, record: TransactionRecord, ops: WriteOp[] } {
     const { scope, request, nowMs } = call
     const model = this.views.models.model(scope)
     const evaluation = decide(request, { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
@@ -153,11 +152,11 @@ export class ScoringService {
       origin_seq: seq
     }
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
-    const bytes = encodeEvent(record)
+    const encoded = encodeEvent(record)
     // The outbox entry refers to the transaction record: its bytes are written once.
-    return { decision, record, bytes, ops: [...decisionRecordOps(record, features.device_known === 1, bytes), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
+    return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
 }
 
 /** A decided call whose writes are not yet durable. */
-interface Prepared { decision: Decision, record: TransactionRecord, bytes: Uint8Array, ops: WriteOp[], velocity: VelocityView }
+interface Prepared { decision: Decision, record: TransactionRecord, ops: WriteOp[], velocity: VelocityView }

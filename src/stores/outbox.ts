@@ -39,11 +39,6 @@ export class Outbox {
     return ++this.lastSeq
   }
 
-  /** The entry of `seq` whose bytes are `value`, as read() returns it. */
-  entry (seq: number, value: Uint8Array): OutboxEntry {
-    return { key: entryKey(seq), seq, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
-  }
-
   /** Ops that enqueue one entry; they go into the caller's write batch. */
   appendOps (seq: number, value: Uint8Array): WriteOp[] {
     return [{ type: 'put', key: entryKey(seq), value: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }]

@@ -10,11 +10,8 @@ import { decisionHeader, type TransactionRecord } from '../domain/records/decisi
 import type { LogRecord } from '../domain/records/log-record.js'
 import { deadLetterRecord } from '../domain/records/dead-letters.js'
 
-/** Entries notified and not yet published that the relay keeps (beyond, it reads them from the outbox). */
+/** Records notified and not yet published that the relay keeps (beyond, they are decoded by their consumers). */
 const RECENT_KEPT = 10_000
-
-/** A decision made durable by this process: its record and the bytes its outbox entry stands for. */
-export interface Recorded { record: TransactionRecord, bytes: Uint8Array }
 
 export interface RelayOptions {
   topic: string
@@ -54,8 +51,8 @@ export class OutboxRelay {
   private stopping = false
   private loop: Promise<void> | undefined
   private backlog = 0
-  /** Entries still in the outbox that this process wrote, by outbox sequence (notify; dropped once published). */
-  private readonly recent = new Map<number, Recorded>()
+  /** Records of entries still in the outbox, by outbox sequence (notify; dropped with their entries). */
+  private readonly recent = new Map<number, TransactionRecord>()
   /** Consecutive failures of the entry at the head of the outbox, alone. */
   private head = { seq: 0, failures: 0 }
 
@@ -74,13 +71,13 @@ export class OutboxRelay {
   }
 
   /**
-   * Called after each durable write that added outbox entries: their count, or the decisions they hold (by
-   * origin_seq, their outbox sequence). Those are published from memory without reading the outbox back, and
-   * handed to this process's consumers with their bytes (DecisionCodec.remember) so that none decodes them again.
+   * Called after each durable write that added outbox entries: their count, or the records they encode (by
+   * origin_seq, their outbox sequence), which the relay hands to this process's consumers with their bytes
+   * (DecisionCodec.remember) so that none decodes them again.
    */
-  notify (recorded: number | readonly Recorded[] = 1): void {
+  notify (recorded: number | readonly TransactionRecord[] = 1): void {
     if (typeof recorded !== 'number' && this.recent.size + recorded.length <= RECENT_KEPT) {
-      for (const r of recorded) this.recent.set(r.record.origin_seq, r)
+      for (const r of recorded) this.recent.set(r.origin_seq, r)
     }
     this.backlog += typeof recorded === 'number' ? recorded : recorded.length
     this.signalled = true
@@ -107,7 +104,9 @@ export class OutboxRelay {
         await new Promise<void>(resolve => { this.wake = resolve })
         this.wake = undefined
       }
-      if (!more && !this.stopping) await new Promise(resolve => this.options.lingerMs > 0 ? setTimeout(resolve, this.options.lingerMs) : setImmediate(resolve))
+      // Never in the notifier's turn: the responses of the requests just recorded are written out first.
+      const linger = more || this.stopping ? 0 : this.options.lingerMs
+      await new Promise(resolve => linger > 0 ? setTimeout(resolve, linger) : setImmediate(resolve))
       this.signalled = false
       try {
         const published = await this.publishBatch()
@@ -133,7 +132,7 @@ export class OutboxRelay {
    * left behind entries it had found (a batch capped by count or bytes, an entry sent or dead-lettered alone).
    */
   private async publishBatch (): Promise<{ removed: number, more: boolean }> {
-    const entries = this.notified() ?? await this.outbox.read(this.options.maxBatch, this.publishedThrough)
+    const entries = await this.outbox.read(this.options.maxBatch, this.publishedThrough)
     if (entries.length === 0) return { removed: 0, more: false }
     // After a failure the head entry goes alone, until it passes or is dead-lettered.
     const alone = this.head.seq === entries[0]!.seq && this.head.failures > 0
@@ -166,23 +165,8 @@ export class OutboxRelay {
     return { removed: batch.length, more: batch.length < entries.length || entries.length === this.options.maxBatch }
   }
 
-  /**
-   * The entries that follow the last one published when this process notified them all (the usual case), in
-   * sequence order; undefined when the next one was not notified (written before a restart, or past
-   * RECENT_KEPT, or a sequence a failed write used): the outbox is read then, and skips what it does not hold.
-   */
-  private notified (): OutboxEntry[] | undefined {
-    const entries: OutboxEntry[] = []
-    for (let seq = this.publishedThrough + 1; entries.length < this.options.maxBatch; seq++) {
-      const r = this.recent.get(seq)
-      if (r === undefined) break
-      entries.push(this.outbox.entry(seq, r.bytes))
-    }
-    return entries.length === 0 ? undefined : entries
-  }
-
   private async toRecord (e: OutboxEntry): Promise<LogRecord> {
-    const known = this.recent.get(e.seq)?.record
+    const known = this.recent.get(e.seq)
     const decoded = known ?? decisionHeader(e.value)
     const value = await this.codec.encode(this.options.topic, e.value)
     const key = `${decoded.tenant_id}:${decoded.trace_id}`

@@ -327,41 +327,13 @@ describe('OutboxRelay', () => {
     expect(r.health.report().dead_lettered).toEqual({ 'outbox-relay': 1 })
   })
 
-  it('publishes the entries notified with their bytes from memory, in order, and reads the outbox past a sequence it was not handed', async () => {
-    const r = await rig({ maxBatch: 3 })
-    r.enqueue(1) // written before this process notified anything, as after a restart: read from the outbox
-    r.relay.start()
-    await waitFor('the first entry', async () => (await r.remaining()).length === 0)
-    const read = vi.spyOn(r.outbox, 'read')
-    const relayReads = () => read.mock.calls.filter(([max]) => max === 3).length // remaining() reads 1000
-    const notified = (...seqs: number[]) => r.relay.notify(seqs.map(i => ({ record: { ...transaction(i), origin_seq: i }, bytes: encodeEvent(transaction(i)) })))
-
-    // Sequences 2 to 5, written and notified in two writes: published from memory, capped at maxBatch.
-    expect(r.enqueue(2, 3)).toEqual([2, 3])
-    expect(r.enqueue(4, 5)).toEqual([4, 5])
-    notified(2, 3, 4, 5)
-    await waitFor('entries 2 to 5', async () => r.log.published().length === 5 && (await r.remaining()).length === 0)
-    expect(r.log.published().slice(1)).toEqual([expectedRecord(2, 2), expectedRecord(3, 3), expectedRecord(4, 4), expectedRecord(5, 5)])
-    expect(r.log.calls().slice(1)).toEqual([[[2, 3, 4], 'ok'], [[5], 'ok']])
-    expect(relayReads()).toBe(1) // the pass that finds the outbox empty once the last batch is out
-    read.mockClear()
-
-    // Sequence 6 was used by a write that failed: 7 and 8 come from the outbox, which skips it.
-    r.outbox.nextSeq()
-    expect(r.enqueue(7, 8)).toEqual([7, 8])
-    notified(7, 8)
-    await waitFor('entries 7 and 8', async () => r.log.published().length === 7 && (await r.remaining()).length === 0)
-    expect(r.log.published().slice(5).map(x => x.headers!.seq)).toEqual(['7', '8'])
-    expect(relayReads()).toBeGreaterThanOrEqual(1)
-  })
-
   it('lingers lingerMs before each batch that follows one which took everything: decisions notified meanwhile go out together', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const ack = gate()
     const r = await rig({ lingerMs: 1000 }, (_topic, _seqs, call) => call === 0 ? ack.promise : undefined)
     const recorded = (i: number) => {
       r.enqueue(i)
-      r.relay.notify([{ record: { ...transaction(i), origin_seq: i }, bytes: encodeEvent(transaction(i)) }])
+      r.relay.notify([{ ...transaction(i), origin_seq: i }])
     }
     const turns = async (n: number) => { for (let k = 0; k < n; k++) await new Promise(resolve => setImmediate(resolve)) }
     r.relay.start()
