@@ -2,7 +2,7 @@ import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, sharedWith, type Link
 import type { BatchWrites } from '../stream/batch-writes.js'
 import type { Processor } from '../stream/processor.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
-import { stateKey, TAG } from '../stores/keys.js'
+import { stateId, TAG } from '../stores/keys.js'
 import { dimensionValue } from '../domain/features/velocity-spec.js'
 import type { Topology } from './index.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
@@ -15,11 +15,13 @@ const WINDOW_MS = 30 * 86_400_000
 const LINKS_KEPT = 256
 
 type Links = Record<string, number>
-const identifierKey = (s: Scope, kind: LinkKind, value: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
-const userKey = (s: Scope, user: string) => stateKey(TAG.linkGraph, s.tenant, s.mode, 'u', user)
+/** A node's id: the text of its state key (its bytes are made only to read or write it). */
+const identifierId = (s: Scope, kind: LinkKind, value: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
+const userId = (s: Scope, user: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'u', user)
 const SEP = '\u0000'
 
-interface GraphNode { key: Buffer, links: Links, changed: boolean }
+/** `size`: how many links `links` holds (counted once when read, then kept). */
+interface GraphNode { id: string, links: Links, size: number, changed: boolean }
 
 /**
  * Graph nodes kept between batches, the most recently used NODES_KEPT: they hold what the store holds once a
@@ -37,8 +39,7 @@ class BatchGraph {
   private readonly nodes = new Map<string, GraphNode>()
   constructor (private readonly cache: NodeCache | undefined) {}
 
-  async node (writes: BatchWrites, key: Buffer): Promise<GraphNode> {
-    const id = key.toString('latin1')
+  async node (writes: BatchWrites, id: string): Promise<GraphNode> {
     let node = this.nodes.get(id)
     if (node === undefined) {
       const cache = this.cache
@@ -46,8 +47,9 @@ class BatchGraph {
       if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
       node = cache?.get(id)
       if (node === undefined) {
-        const raw = await writes.get(key)
-        node = { key, links: raw === undefined ? {} : JSON.parse(raw.toString()) as Links, changed: false }
+        const raw = await writes.get(Buffer.from(id))
+        const links = raw === undefined ? {} : JSON.parse(raw.toString()) as Links
+        node = { id, links, size: raw === undefined ? 0 : Object.keys(links).length, changed: false }
         cache?.set(id, node)
       }
       node.changed = false
@@ -57,7 +59,7 @@ class BatchGraph {
   }
 
   write (writes: BatchWrites): void {
-    for (const node of this.nodes.values()) if (node.changed) writes.put(node.key, Buffer.from(JSON.stringify(node.links)))
+    for (const node of this.nodes.values()) if (node.changed) writes.put(Buffer.from(node.id), Buffer.from(JSON.stringify(node.links)))
   }
 }
 
@@ -66,9 +68,9 @@ class GraphSlice implements LinkGraph {
   private readonly nodes = new Map<string, { links: Links, changed: boolean }>()
   constructor (private readonly scope: Scope, private readonly graph: BatchGraph, private readonly writes: BatchWrites, private readonly nowMs: number) {}
 
-  private async node (key: Buffer): Promise<Links> {
-    const node = await this.graph.node(this.writes, key)
-    this.nodes.set(key.toString('latin1'), node)
+  private async node (id: string): Promise<Links> {
+    const node = await this.graph.node(this.writes, id)
+    this.nodes.set(id, node)
     return node.links
   }
 
@@ -85,47 +87,49 @@ class GraphSlice implements LinkGraph {
   async load (request: TransactionRecord['request']): Promise<void> {
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
-      if (value !== undefined) await this.node(identifierKey(this.scope, kind, value))
+      if (value !== undefined) await this.node(identifierId(this.scope, kind, value))
     }
     const user = request.user_id
     if (user === undefined) return
     const linked = linkedUsers(sharedWith(request, user, (kind, value) => this.usersOf(kind, value)))
-    await this.node(userKey(this.scope, user))
-    for (const u of linked) await this.node(userKey(this.scope, u))
+    await this.node(userId(this.scope, user))
+    for (const u of linked) await this.node(userId(this.scope, u))
     const cluster = new Set([user, ...linked])
     for (const [kind, value] of secondHop(linked, u => this.identifiersOf(u), () => cluster.size)) {
-      for (const v of this.live(await this.node(identifierKey(this.scope, kind, value)))) cluster.add(v)
+      for (const v of this.live(await this.node(identifierId(this.scope, kind, value)))) cluster.add(v)
     }
   }
 
   usersOf (kind: LinkKind, value: string): string[] {
-    return this.live(this.nodes.get(identifierKey(this.scope, kind, value).toString('latin1'))?.links)
+    return this.live(this.nodes.get(identifierId(this.scope, kind, value))?.links)
   }
 
   identifiersOf (user: string): Array<[LinkKind, string]> {
-    return this.live(this.nodes.get(userKey(this.scope, user).toString('latin1'))?.links).map(l => l.split(SEP) as [LinkKind, string])
+    return this.live(this.nodes.get(userId(this.scope, user))?.links).map(l => l.split(SEP) as [LinkKind, string])
   }
 
   /** Adds the decision's links (after the check: it describes the graph before the event). */
   async link (request: TransactionRecord['request'], atMs: number): Promise<void> {
     const user = request.user_id
     if (user === undefined) return
-    const put = async (key: Buffer, member: string) => {
-      const node = await this.graph.node(this.writes, key)
-      node.links[member] = Math.max(node.links[member] ?? 0, atMs)
+    const put = async (id: string, member: string) => {
+      const node = await this.graph.node(this.writes, id)
+      const before = node.links[member]
+      if (before === undefined) node.size++
+      node.links[member] = Math.max(before ?? 0, atMs)
       node.changed = true
-      const size = Object.keys(node.links).length
-      if (size <= LINKS_KEPT) return
+      if (node.size <= LINKS_KEPT) return
       // The most recent LINKS_KEPT stay.
       const kept = Object.entries(node.links).sort((a, b) => b[1] - a[1]).slice(0, LINKS_KEPT)
       for (const k of Object.keys(node.links)) delete node.links[k]
       Object.assign(node.links, Object.fromEntries(kept))
+      node.size = LINKS_KEPT
     }
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
       if (value === undefined) continue
-      await put(identifierKey(this.scope, kind, value), user)
-      await put(userKey(this.scope, user), `${kind}${SEP}${value}`)
+      await put(identifierId(this.scope, kind, value), user)
+      await put(userId(this.scope, user), `${kind}${SEP}${value}`)
     }
   }
 }

@@ -5,6 +5,8 @@ import { startTopology, type RunningTopology, type TopologyContext } from '../..
 import type { CommitHook, WriteOp } from '../../src/stores/rocks.js'
 import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 import { auth, eventually, startTestApp } from '../support/app.js'
+import { prefixRange, TAG } from '../../src/stores/keys.js'
+import { scan } from '../../src/stores/rocks.js'
 
 describe('async-scorer on the embedded log: graph nodes kept between batches', () => {
   let api: App | undefined
@@ -44,5 +46,28 @@ describe('async-scorer on the embedded log: graph nodes kept between batches', (
       api.state.committer.hooks.splice(api.state.committer.hooks.indexOf(failing), 1)
       await sub.close()
     }
+  })
+})
+
+describe('async-scorer graph nodes', () => {
+  let api: App | undefined
+  afterAll(async () => { await api?.close() })
+
+  it('keep the 256 most recent links of an identifier', async () => {
+    api = await startTestApp({ DECISIONS_PARTITIONS: '1' })
+    const now = Math.floor(Date.now() / 1000)
+    // 260 users on one device, the first the oldest: the first four fall out of the device's node.
+    const events = Array.from({ length: 260 }, (_, i) => ({ event: 'login', user_id: `many-${i}`, device_id: 'dev-many', event_time: now - 3600 + i }))
+    const res = await api.server.inject({ method: 'POST', url: '/v1/score/batch', headers: auth(), payload: { events } })
+    expect(res.statusCode).toBe(200)
+    const deviceLinks = async (): Promise<Record<string, number> | undefined> => {
+      for await (const [key, value] of scan(api!.state.db, ...prefixRange(TAG.linkGraph))) {
+        if (key.toString().endsWith('\u0000i\u0000device\u0000dev-many')) return JSON.parse(value.toString()) as Record<string, number>
+      }
+      return undefined
+    }
+    const links = await eventually(async () => { const l = await deviceLinks(); return l !== undefined && l['many-259'] !== undefined ? l : undefined }, 20000, 'the last link')
+    expect(Object.keys(links)).toHaveLength(256)
+    expect(Object.keys(links).sort()).toEqual(Array.from({ length: 256 }, (_, i) => `many-${i + 4}`).sort())
   })
 })
