@@ -58,6 +58,13 @@ export class RecordWindow {
  */
 export interface TopicPosition { name: string, next: number[], prefixes: Buffer[], windows: RecordWindow[] }
 
+/** The topic `name` of `topics`; a topic the log does not hold is an error. */
+export function topicIn<T extends TopicPosition> (topics: ReadonlyMap<string, T>, name: string): T {
+  const topic = topics.get(name)
+  if (topic === undefined) throw new Error(`unknown topic ${name}`)
+  return topic
+}
+
 interface GroupMember { closed: boolean, wake: () => void }
 interface Group { members: GroupMember[], busy: Set<string>, topics: Set<string> }
 
@@ -71,7 +78,11 @@ export class ConsumerGroups {
   private readonly loops = new Set<Promise<void>>()
   private readonly committedOffsets = new Map<string, number>()
 
-  constructor (private readonly db: RocksLevel, private readonly topic: (name: string) => TopicPosition) {}
+  constructor (private readonly db: RocksLevel, private readonly topics: ReadonlyMap<string, TopicPosition>) {}
+
+  private topic (name: string): TopicPosition {
+    return topicIn(this.topics, name)
+  }
 
   wake (): void {
     for (const group of this.groups.values()) for (const m of group.members) m.wake()

@@ -1,7 +1,7 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openRocks, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
 import { decodeRecord, encodeRecord, offsetOfKey, recordKey, recordPrefix, topicKey } from './embedded-format.js'
-import { ConsumerGroups, RecordWindow, type TopicPosition } from './embedded-groups.js'
+import { ConsumerGroups, RecordWindow, topicIn, type TopicPosition } from './embedded-groups.js'
 import type { ConsumedRecord, EventLog, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
@@ -23,7 +23,7 @@ export class EmbeddedEventLog implements EventLog {
   private readonly listeners = new Set<AppendListener>()
 
   private constructor (private readonly db: RocksLevel) {
-    this.groups = new ConsumerGroups(db, name => this.topic(name))
+    this.groups = new ConsumerGroups(db, this.topics)
   }
 
   static async open (location: string): Promise<EmbeddedEventLog> {
@@ -74,9 +74,7 @@ export class EmbeddedEventLog implements EventLog {
   }
 
   private topic (name: string): Topic {
-    const topic = this.topics.get(name)
-    if (topic === undefined) throw new Error(`unknown topic ${name}`)
-    return topic
+    return topicIn(this.topics, name)
   }
 
   async append (topicName: string, records: LogRecord[]): Promise<void> {

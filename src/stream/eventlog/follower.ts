@@ -69,11 +69,7 @@ export class FollowerEventLog implements EventLog {
   private readonly groups: ConsumerGroups
 
   private constructor (db: RocksLevel, private readonly port: Endpoint) {
-    this.groups = new ConsumerGroups(db, name => {
-      const topic = this.topics.get(name)
-      if (topic === undefined) throw new Error(`unknown topic ${name}`)
-      return topic
-    })
+    this.groups = new ConsumerGroups(db, this.topics)
     port.on('message', (m: Message | { op?: string }) => { this.receive(m as Message) })
   }
 
