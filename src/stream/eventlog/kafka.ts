@@ -41,7 +41,9 @@ export class KafkaEventLog implements EventLog {
     const admin = this.kafka.admin()
     await admin.connect()
     try {
-      const existing = new Set(await admin.listTopics())
+      // Lists every topic of the cluster: one of them may be electing its leaders (a fresh cluster creates
+      // __consumer_offsets when the first group asks for its coordinator), an answer that passes.
+      const existing = new Set(await retrying(() => admin.listTopics()))
       const missing = specs.filter(s => !existing.has(s.name))
       if (missing.length > 0) {
         try {
@@ -277,14 +279,20 @@ async function rejectedFor<T> (sending: Promise<T>): Promise<T> {
   }
 }
 
-/** Retries what a just-created topic answers for a moment (NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION). */
+/**
+ * Retries what a just-created topic answers for a moment (NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION,
+ * LEADER_NOT_AVAILABLE), also once kafkajs has given up its own retries on such an answer: a leader election
+ * can outlast them.
+ */
 async function retrying<T> (run: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
+  const passing = (err: unknown) => (err as { retriable?: boolean }).retriable === true ||
+    ((err as Error).name === 'KafkaJSNumberOfRetriesExceeded' && ((err as Error).cause as { retriable?: boolean } | undefined)?.retriable === true)
   for (;;) {
     try {
       return await run()
     } catch (err) {
-      if ((err as { retriable?: boolean }).retriable !== true || Date.now() > deadline) throw err
+      if (!passing(err) || Date.now() > deadline) throw err
       await new Promise(resolve => setTimeout(resolve, 100))
     }
   }
