@@ -9,6 +9,7 @@ export interface Config {
   kafkaBrokers: string[]
   topicPrefix: string
   decisionsPartitions: number
+  decisionsRetentionMs: number
   schemaRegistryUrl: string | undefined
   logLevel: string
   relayLingerMs: number
@@ -68,6 +69,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     kafkaBrokers: transport === 'kafka' ? (list(env.KAFKA_BROKERS).length > 0 ? list(env.KAFKA_BROKERS) : ['127.0.0.1:19092']) : [],
     topicPrefix: env.TOPIC_PREFIX ?? '',
     decisionsPartitions: int(env, 'DECISIONS_PARTITIONS', 6, 1, 1024),
+    decisionsRetentionMs: int(env, 'DECISIONS_RETENTION_MS', -1, -1, Number.MAX_SAFE_INTEGER),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL === '' ? undefined : env.SCHEMA_REGISTRY_URL,
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 100, 0, 1000),

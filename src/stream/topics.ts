@@ -30,11 +30,17 @@ export function topicNames (config: { topicPrefix: string }) {
 }
 export type TopicNames = ReturnType<typeof topicNames>
 
-/** Creates the service's topics when missing. `case-commands` and `cases` share a partition count (case ownership). */
-export async function ensureServiceTopics (log: EventLog, config: { topicPrefix: string, decisionsPartitions: number }): Promise<void> {
+/**
+ * Creates the service's topics when missing. `case-commands` and `cases` share a partition count (case ownership).
+ * `decisions` is what every instance rebuilds its state from, and its records carry their event time: with the
+ * log's default retention a backfill of events older than seven days would be deleted within minutes, before
+ * an instance started later could materialize it; it keeps `decisionsRetentionMs` (-1: forever). The
+ * repartition topics are stamped when appended, so the default retention counts from then.
+ */
+export async function ensureServiceTopics (log: EventLog, config: { topicPrefix: string, decisionsPartitions: number, decisionsRetentionMs: number }): Promise<void> {
   const t = topicNames(config)
   await log.ensureTopics([
-    { name: t.decisions, partitions: config.decisionsPartitions },
+    { name: t.decisions, partitions: config.decisionsPartitions, retentionMs: config.decisionsRetentionMs },
     { name: t.rulesets, partitions: 3, compacted: true },
     { name: t.events, partitions: 6 },
     { name: t.caseCommands, partitions: 6 },
@@ -50,8 +56,8 @@ export async function ensureServiceTopics (log: EventLog, config: { topicPrefix:
     { name: t.clientCas, partitions: 1, compacted: true },
     { name: t.signals, partitions: 3, compacted: true },
     { name: t.models, partitions: 3 },
-    { name: t.asyncScorerByTenant, partitions: config.decisionsPartitions },
-    { name: t.feedbackByTenant, partitions: config.decisionsPartitions },
+    { name: t.asyncScorerByTenant, partitions: config.decisionsPartitions, appendTime: true },
+    { name: t.feedbackByTenant, partitions: config.decisionsPartitions, appendTime: true },
     { name: t.deadLetters, partitions: 3 }
   ])
 }

@@ -15,6 +15,13 @@ export interface TopicSpec {
   partitions: number
   /** Keep only the latest record per key (control-plane state). */
   compacted?: boolean
+  /**
+   * How long records stay, in ms; -1: forever. Unset: the log's default (Kafka's `log.retention.ms`, seven days,
+   * counted from each record's timestamp, which producers set to the event time).
+   */
+  retentionMs?: number
+  /** Records are stamped with the time the log appended them, not the producer's event time (internal topics). */
+  appendTime?: boolean
 }
 
 export interface SubscribeOptions {

@@ -14,6 +14,15 @@ function toKafkaLogLevel (logger?: Logger) {
   return logger === undefined ? logLevel.NOTHING : logLevel.WARN
 }
 
+/** A topic's settings as Kafka topic configs. */
+export function topicConfig (spec: TopicSpec): Array<{ name: string, value: string }> {
+  const entries = []
+  if (spec.compacted === true) entries.push({ name: 'cleanup.policy', value: 'compact' })
+  if (spec.retentionMs !== undefined) entries.push({ name: 'retention.ms', value: String(spec.retentionMs) })
+  if (spec.appendTime === true) entries.push({ name: 'message.timestamp.type', value: 'LogAppendTime' })
+  return entries
+}
+
 /** EventLog on Apache Kafka through kafkajs: idempotent producer (acks=all, one request in flight, so order holds). */
 export class KafkaEventLog implements EventLog {
   readonly kind = 'kafka' as const
@@ -53,7 +62,7 @@ export class KafkaEventLog implements EventLog {
             topics: missing.map(s => ({
               topic: s.name,
               numPartitions: s.partitions,
-              configEntries: s.compacted === true ? [{ name: 'cleanup.policy', value: 'compact' }] : []
+              configEntries: topicConfig(s)
             }))
           })
         } catch (err) {
