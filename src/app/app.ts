@@ -45,7 +45,7 @@ export interface App extends ProcessCore {
   relay: OutboxRelay
   outbox: Outbox
   /** The decisions view: every other instance's decisions applied to this one's local state. */
-  materializer: ProcessorRunner<TransactionRecord>
+  materializer: ProcessorRunner<unknown>
   decisionsTopic: string
   /** Address the server listens on, when started with listen. */
   address: string | undefined

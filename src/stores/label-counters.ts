@@ -1,7 +1,7 @@
 import type { VelocityStore } from './velocity.js'
 import { scopeOf } from '../domain/scope.js'
 import type { WriteOp } from './rocks.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
+import type { DecisionSubject } from '../domain/records/decisions.js'
 import type { FeedbackLabel } from '../domain/records/feedback.js'
 
 /** A stored label, with whether its transaction was counted in the label.<dimension> velocity counters. */
@@ -14,7 +14,7 @@ export type StoredLabel = FeedbackLabel & { counted?: boolean }
  */
 export interface FraudCount { ops(): WriteOp[], release(): void }
 
-export async function countFraud (velocity: VelocityStore, tx: TransactionRecord): Promise<FraudCount> {
+export async function countFraud (velocity: VelocityStore, tx: DecisionSubject): Promise<FraudCount> {
   const view = await velocity.labelView(scopeOf(tx), tx.request, tx.created_ms)
   return { ops: () => view.incrementOps(), release: () => view.release() }
 }

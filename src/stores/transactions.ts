@@ -3,7 +3,7 @@ import { scan, type WriteOp } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
-import { decodeEvent, encodeEvent, type TransactionRecord } from '../domain/records/decisions.js'
+import { decodeEvent, type DecisionSubject, type TransactionRecord } from '../domain/records/decisions.js'
 
 /** Transactions are keyed by tenant and mode first, so one tenant or mode can never read another's. */
 export function transactionKey (scope: Scope, traceId: string): Buffer {
@@ -11,10 +11,10 @@ export function transactionKey (scope: Scope, traceId: string): Buffer {
 }
 
 /**
- * A transaction is stored as its DecisionRecorded Protobuf bytes, the bytes its outbox entry holds (`encoded`,
- * when the caller has them, is not encoded again). Records stored before were JSON: read as such.
+ * A transaction is stored as its DecisionRecorded Protobuf bytes (`encoded`), the bytes its outbox entry holds.
+ * Records stored before were JSON: read as such.
  */
-export function putTransactionOp (record: TransactionRecord, encoded: Uint8Array = encodeEvent(record)): WriteOp {
+export function putTransactionOp (record: DecisionSubject, encoded: Uint8Array): WriteOp {
   return {
     type: 'put',
     key: transactionKey(scopeOf(record), record.trace_id),

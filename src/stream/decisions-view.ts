@@ -8,7 +8,8 @@ import type { VelocityStore } from '../stores/velocity.js'
 import type { BatchWrites } from './batch-writes.js'
 import type { RulesetSource } from './control-plane.js'
 import type { Processor } from './processor.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
+import type { ConsumedRecord } from './eventlog/event-log.js'
+import { decisionSubject, encodeEvent, type DecisionSubject } from '../domain/records/decisions.js'
 
 export interface DecisionsViewDeps {
   velocity: VelocityStore
@@ -24,18 +25,31 @@ export interface DecisionsViewDeps {
  * path), checkpoints with its state, and passes over a decision whose trace_id it already holds, so replays
  * and duplicates change nothing.
  */
-export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRecord> {
+/** A decision of another instance as the view applies it: what it is about, and its bytes to store. */
+interface Recorded { subject: DecisionSubject, encoded: Uint8Array }
+
+/**
+ * With plain Protobuf bytes on the topic only the subject is read (the decision, features and rules are stored
+ * as bytes, never needed here); other wire formats are decoded whole and encoded again for the store.
+ */
+async function recorded (codec: DecisionCodec, record: ConsumedRecord): Promise<Recorded> {
+  const encoded = codec.protobuf?.(record.value)
+  if (encoded !== undefined) return { subject: decisionSubject(encoded), encoded }
+  const full = await codec.decode(record.topic, record.value, record.key)
+  return { subject: full, encoded: encodeEvent(full) }
+}
+
+export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
   return {
     group: `materializer-${deps.originId}`,
     topics: [deps.topic],
     checkpoint: [],
     skip: record => record.headers.origin === deps.originId,
-    decode: record => deps.codec.decode(record.topic, record.value, record.key),
-    async process (record, consumed, { writes }) {
+    decode: record => recorded(deps.codec, record),
+    async process ({ subject: record, encoded }, _consumed, { writes }) {
       const scope = scopeOf(record)
       if (await writes.get(transactionKey(scope, record.trace_id)) !== undefined) return
-      // The record's own bytes are stored (encoded once, by the instance that decided), when the codec has them.
-      writes.apply(decisionRecordOps(record, false, deps.codec.protobuf?.(consumed.value)))
+      writes.apply(decisionRecordOps(record, false, encoded))
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.
@@ -50,7 +64,7 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<TransactionRe
 }
 
 /** A fraud label that reached this instance before its transaction: counted now (label-counters.ts). */
-async function earlyLabel (velocity: VelocityStore, record: TransactionRecord, writes: BatchWrites): Promise<{ count: FraudCount, label: StoredLabel } | undefined> {
+async function earlyLabel (velocity: VelocityStore, record: DecisionSubject, writes: BatchWrites): Promise<{ count: FraudCount, label: StoredLabel } | undefined> {
   const raw = await writes.get(labelKey(scopeOf(record), record.trace_id))
   if (raw === undefined) return undefined
   const label = JSON.parse(raw.toString()) as StoredLabel

@@ -11,7 +11,7 @@ import { stableId } from '../../src/domain/ids.js'
 import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
 import { putTransactionOp, transactionsBetween } from '../../src/stores/transactions.js'
 import { writeBatchSync } from '../../src/stores/rocks.js'
-import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { encodeEvent, type TransactionRecord } from '../../src/domain/records/decisions.js'
 
 const T0 = Date.parse('2026-03-01T12:00:00Z')
 
@@ -149,7 +149,7 @@ describe('backtest over a window of stored transactions, as POST /v1/rules/:id/b
   async function store (records: TransactionRecord[]): Promise<StateDb> {
     dir = await mkdtemp(path.join(tmpdir(), 'backtest-'))
     state = await openStateDb(path.join(dir, 'state'))
-    writeBatchSync(state.db, records.map(r => putTransactionOp(r)), false)
+    writeBatchSync(state.db, records.map(r => putTransactionOp(r, encodeEvent(r))), false)
     return state
   }
 

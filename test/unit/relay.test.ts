@@ -292,7 +292,7 @@ describe('OutboxRelay', () => {
   it('publishes an entry that refers to its stored transaction with the transaction\'s bytes; a reference to nothing is dead-lettered', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const r = await rig()
-    const stored = putTransactionOp(transaction(2))
+    const stored = putTransactionOp(transaction(2), encodeEvent(transaction(2)))
     const missing = transactionKey({ tenant: 'ten_relay', mode: 'test' }, 'trc_none')
     const seqs = [r.outbox.nextSeq(), r.outbox.nextSeq()]
     writeBatchSync(r.state.db, [stored, ...r.outbox.appendReferenceOps(seqs[0]!, stored.key), ...r.outbox.appendReferenceOps(seqs[1]!, missing)], false)

@@ -7,7 +7,7 @@ import { auth, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
 import { parseTransaction, putTransactionOp } from '../../src/stores/transactions.js'
-import { type TransactionRecord, decisionHeader, encodeEvent, decodeEvent } from '../../src/domain/records/decisions.js'
+import { type TransactionRecord, decisionHeader, decisionSubject, encodeEvent, decodeEvent } from '../../src/domain/records/decisions.js'
 
 const record: TransactionRecord = {
   trace_id: 'trc_01test',
@@ -41,8 +41,17 @@ describe('decision event serialization', () => {
     expect(() => decisionHeader(Buffer.from('not protobuf at all'))).toThrow()
   })
 
+  it('reads what a decision is about (trace, tenant, mode, event time, request) without decoding the rest; refuses bytes without them', () => {
+    const { trace_id, tenant_id, livemode, created_ms, request } = record
+    expect(decisionSubject(encodeEvent(record))).toEqual({ trace_id, tenant_id, livemode, created_ms, request })
+    expect(decisionSubject(encodeEvent({ ...record, livemode: !livemode }))).toMatchObject({ livemode: !livemode })
+    expect(decisionSubject(encodeEvent({ ...record, request: { event: 'login' } })).request).toEqual({ event: 'login' })
+    expect(() => decisionSubject(encodeEvent({ ...record, trace_id: '' }))).toThrow(/trace_id/)
+    expect(() => decisionSubject(Buffer.from('not protobuf at all'))).toThrow()
+  })
+
   it('stores a transaction as its Protobuf bytes and still reads one stored as JSON', () => {
-    const op = putTransactionOp(record)
+    const op = putTransactionOp(record, encodeEvent(record))
     expect(op.type === 'put' && op.value[0]).not.toBe(0x7b)
     expect(op.type === 'put' && parseTransaction(op.value)).toEqual(record)
     expect(parseTransaction(Buffer.from(JSON.stringify(record)))).toEqual(record)

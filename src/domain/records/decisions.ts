@@ -2,7 +2,7 @@ import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobu
 import { BinaryReader } from '@bufbuild/protobuf/wire'
 import type { Action, Decision, Features, ScoreRequest } from '../decision/types.js'
 import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../../gen/fraud/v1/events_pb.js'
-import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema } from '../../gen/fraud/v1/score_pb.js'
+import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema, type ScoreRequest as ProtoScoreRequest } from '../../gen/fraud/v1/score_pb.js'
 
 /** A recorded decision: what GET /v1/transactions/{id} returns and what the `decisions` topic carries. */
 export interface TransactionRecord {
@@ -75,6 +75,22 @@ function defined<T extends object> (o: T): T {
   return o
 }
 
+function fromRequest (q: ProtoScoreRequest): ScoreRequest {
+  return defined({
+    event: q.event,
+    amount: q.amount,
+    currency: q.currency,
+    user_id: q.userId,
+    ip: q.ip,
+    device_id: q.deviceId,
+    email: q.email,
+    event_time: q.eventTime === undefined ? undefined : Number(q.eventTime),
+    geo: plain(q.geo),
+    metadata: plain(q.metadata),
+    custom: plain(q.custom)
+  })
+}
+
 export function fromEvent (e: DecisionRecorded): TransactionRecord {
   const q = e.request!
   const d = e.decision!
@@ -83,19 +99,7 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
     tenant_id: e.tenantId,
     livemode: e.livemode,
     created_ms: Number(e.createdMs),
-    request: defined({
-      event: q.event,
-      amount: q.amount,
-      currency: q.currency,
-      user_id: q.userId,
-      ip: q.ip,
-      device_id: q.deviceId,
-      email: q.email,
-      event_time: q.eventTime === undefined ? undefined : Number(q.eventTime),
-      geo: plain(q.geo),
-      metadata: plain(q.metadata),
-      custom: plain(q.custom)
-    }),
+    request: fromRequest(q),
     decision: defined({
       score: d.score,
       risk_level: d.riskLevel as Decision['risk_level'],
@@ -140,4 +144,30 @@ export function decisionHeader (bytes: Uint8Array): DecisionHeader {
   }
   if (header.trace_id === '' || header.tenant_id === '') throw new Error('not a DecisionRecorded: no trace_id or tenant_id')
   return header
+}
+
+/** What a decision is about: enough to apply it to another instance's state (decisions-view.ts). */
+export type DecisionSubject = Pick<TransactionRecord, 'trace_id' | 'tenant_id' | 'livemode' | 'created_ms' | 'request'>
+
+/**
+ * The subject of an encoded DecisionRecorded (fields 1 to 4 and the request, 7), the rest skipped unread: the
+ * decision, its features and rules are most of the bytes and of the cost of decoding. Bytes that are not a
+ * record with a trace, a tenant and a request throw, as decoding them would.
+ */
+export function decisionSubject (bytes: Uint8Array): DecisionSubject {
+  const subject: DecisionSubject = { trace_id: '', tenant_id: '', livemode: false, created_ms: 0, request: undefined as unknown as ScoreRequest }
+  const reader = new BinaryReader(bytes)
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag()
+    switch (field) {
+      case 1: subject.trace_id = reader.string(); break
+      case 2: subject.tenant_id = reader.string(); break
+      case 3: subject.livemode = reader.bool(); break
+      case 4: subject.created_ms = Number(reader.int64()); break
+      case 7: subject.request = fromRequest(fromBinary(ScoreRequestSchema, reader.bytes())); break
+      default: reader.skip(wireType, field)
+    }
+  }
+  if (subject.trace_id === '' || subject.tenant_id === '' || subject.request === undefined) throw new Error('not a DecisionRecorded: no trace_id, tenant_id or request')
+  return subject
 }
