@@ -2,6 +2,7 @@ import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer
 import type { Logger } from 'pino'
 import { RecordRejected, type ConsumedRecord, type EventLog, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
+import { BackgroundOffsetCommits } from './kafka-offsets.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 
 export interface KafkaEventLogOptions {
@@ -12,6 +13,20 @@ export interface KafkaEventLogOptions {
 
 function toKafkaLogLevel (logger?: Logger) {
   return logger === undefined ? logLevel.NOTHING : logLevel.WARN
+}
+
+/** A subscription's consumer, the batch it is processing and its offsets on their way to the group coordinator. */
+interface RunningConsumer { consumer: Consumer, offsets: BackgroundOffsetCommits, closing: boolean, batch: Promise<void> | undefined }
+
+/**
+ * Stops taking batches, lets the one being processed finish, commits its offsets and leaves the group (a
+ * commit needs the membership that disconnecting gives up).
+ */
+async function closeConsumer (running: RunningConsumer): Promise<void> {
+  running.closing = true
+  await running.batch?.catch(() => {})
+  await running.offsets.drain()
+  await running.consumer.disconnect()
 }
 
 /** A topic's settings as Kafka topic configs. */
@@ -29,7 +44,7 @@ export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka
   /** The producer once connected: every append waits for the same connect (see connectedProducer). */
   private producer: Promise<Producer> | undefined
-  private readonly consumers = new Set<Consumer>()
+  private readonly consumers = new Set<RunningConsumer>()
 
   constructor (private readonly options: KafkaEventLogOptions) {
     const log = options.logger
@@ -221,11 +236,12 @@ export class KafkaEventLog implements EventLog {
     // maxWaitTimeInMs bounds how long a fetch waits on an idle partition, and so how long leaving the group takes on shutdown.
     const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000, maxWaitTimeInMs: 1000 })
     await consumer.connect()
+    const running: RunningConsumer = { consumer, offsets: new BackgroundOffsetCommits(consumer, this.options.logger), closing: false, batch: undefined }
     await retrying(() => consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false }))
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-        if (!isRunning() || isStale() || batch.messages.length === 0) return
+        if (!isRunning() || isStale() || running.closing || batch.messages.length === 0) return
         const records: ConsumedRecord[] = batch.messages.map(m => ({
           topic: batch.topic,
           partition: batch.partition,
@@ -235,28 +251,32 @@ export class KafkaEventLog implements EventLog {
           headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
           timestamp: Number(m.timestamp)
         }))
-        await options.onBatch(records)
+        running.batch = options.onBatch(records)
+        try {
+          await running.batch
+        } finally {
+          running.batch = undefined
+        }
         resolveOffset(batch.lastOffset())
-        const next = String(records[records.length - 1]!.offset + 1)
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+        running.offsets.commit(batch.topic, batch.partition, records[records.length - 1]!.offset + 1)
         await heartbeat()
       }
     })
-    this.consumers.add(consumer)
+    this.consumers.add(running)
     const topics = this.subscribed.get(options.group) ?? new Set()
     for (const t of options.topics) topics.add(t)
     this.subscribed.set(options.group, topics)
     return {
       close: async () => {
-        this.consumers.delete(consumer)
+        this.consumers.delete(running)
         this.subscribed.delete(options.group)
-        await consumer.disconnect()
+        await closeConsumer(running)
       }
     }
   }
 
   async close (): Promise<void> {
-    await Promise.all([...this.consumers].map(c => c.disconnect()))
+    await Promise.all([...this.consumers].map(closeConsumer))
     this.consumers.clear()
     const producer = this.producer
     this.producer = undefined
