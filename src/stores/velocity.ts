@@ -6,12 +6,13 @@ import type { StateDb } from './state-db.js'
 import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
 import { addAt, decodeSlots, encodeSlots, FIELD, RESOLUTIONS, subtractAt, sumSlots, UNIT_MS, unitOf, type Resolution, type Slots } from './velocity-slots.js'
 import { upgradeVelocityRecords } from './velocity-upgrade.js'
+import { decodeLinks, encodeLinks, type Links } from './velocity-links.js'
 
 /**
  * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
  * Counters: one record per dimension value holding its minute, hour and day slots (velocity-slots.ts); a
  * window reads one record. Distinct counts: per (dimension value, other dimension) a record of the other
- * dimension's values with their last-seen time, the 256 most recent kept.
+ * dimension's values with their last-seen time, the 256 most recent kept (velocity-links.ts).
  *
  * Records live in a write-back cache: an increment is applied to the cached record synchronously (so a
  * request sees every increment of the requests answered before it) and the caller's durable write gets a
@@ -26,7 +27,7 @@ import { upgradeVelocityRecords } from './velocity-upgrade.js'
  */
 const LINKS_KEPT = 256
 
-interface Entry { id: string, kind: 'counters' | 'links', counters: Slots | undefined, links: Map<string, number> | undefined, pins: number }
+interface Entry { id: string, kind: 'counters' | 'links', counters: Slots | undefined, links: Links | undefined, pins: number }
 
 /** What one event incremented: enough to apply it again after a crash. */
 interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: number, tracked: Plan['tracked'], pairs: Plan['pairs'] }
@@ -399,12 +400,12 @@ export class VelocityStore implements CommitHook {
   }
 }
 
-/** A record as stored. Counters: velocity-slots.ts. Links: JSON of value -> last seen. */
+/** A record as stored: counters in velocity-slots.ts' format, links in velocity-links.ts'. */
 function encode (e: Entry): Buffer {
-  return e.kind === 'links' ? Buffer.from(JSON.stringify(Object.fromEntries(e.links!))) : encodeSlots(e.counters!)
+  return e.kind === 'links' ? encodeLinks(e.links!) : encodeSlots(e.counters!)
 }
 
 function decode (kind: Entry['kind'], raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
   if (kind === 'counters') return { counters: decodeSlots(raw), links: undefined }
-  return { counters: undefined, links: new Map(raw === undefined ? [] : Object.entries(JSON.parse(raw.toString()) as Record<string, number>)) }
+  return { counters: undefined, links: decodeLinks(raw) }
 }

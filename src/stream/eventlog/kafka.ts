@@ -215,21 +215,21 @@ export class KafkaEventLog implements EventLog {
   private readonly subscribed = new Map<string, Set<string>>()
 
   async lag (): Promise<Record<string, number>> {
-    const lag: Record<string, number> = {}
     const admin = await this.adminClient()
-    // Several groups read the same topics: each topic's ends are fetched once per call.
+    // Several groups read the same topics: each topic's ends are fetched once per call. Groups are asked at
+    // once: asked in turn, each answer waited for a turn of an event loop busy with batches.
     const ends = new Map<string, Promise<number[]>>()
     const endsOf = (topic: string) => { let e = ends.get(topic); if (e === undefined) ends.set(topic, e = this.endOffsets(topic)); return e }
-    for (const [group, topics] of this.subscribed) {
+    const behind = async (group: string, topics: Set<string>): Promise<[string, number]> => {
       const committed = await retrying(() => admin.fetchOffsets({ groupId: group, topics: [...topics] }))
-      let behind = 0
+      let n = 0
       for (const { topic, partitions } of committed) {
         const high = await endsOf(topic)
-        for (const { partition, offset } of partitions) behind += high[partition]! - Math.max(0, Number(offset))
+        for (const { partition, offset } of partitions) n += high[partition]! - Math.max(0, Number(offset))
       }
-      lag[group] = behind
+      return [group, n]
     }
-    return lag
+    return Object.fromEntries(await Promise.all([...this.subscribed].map(([group, topics]) => behind(group, topics))))
   }
 
   async subscribe (options: SubscribeOptions): Promise<Subscription> {
