@@ -19,12 +19,6 @@ export interface DecisionsViewDeps {
   rulesets: RulesetSource
 }
 
-/**
- * The whole `decisions` stream materialized into this instance's local stores (the GlobalKTable pattern):
- * every instance consumes under its own group, skips its own decisions (already applied on the request
- * path), checkpoints with its state, and passes over a decision whose trace_id it already holds, so replays
- * and duplicates change nothing.
- */
 /** A decision of another instance as the view applies it: what it is about, and its bytes to store. */
 interface Recorded { subject: DecisionSubject, encoded: Uint8Array }
 
@@ -39,6 +33,12 @@ async function recorded (codec: DecisionCodec, record: ConsumedRecord): Promise<
   return { subject: full, encoded: encodeEvent(full) }
 }
 
+/**
+ * The whole `decisions` stream materialized into this instance's local stores (the GlobalKTable pattern):
+ * every instance consumes under its own group, skips its own decisions (already applied on the request
+ * path), checkpoints with its state, and passes over a decision whose trace_id it already holds, so replays
+ * and duplicates change nothing.
+ */
 export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
   return {
     group: `materializer-${deps.originId}`,

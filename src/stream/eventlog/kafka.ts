@@ -30,7 +30,7 @@ async function closeConsumer (running: RunningConsumer): Promise<void> {
 }
 
 /** A topic's settings as Kafka topic configs. */
-export function topicConfig (spec: TopicSpec): Array<{ name: string, value: string }> {
+function topicConfig (spec: TopicSpec): Array<{ name: string, value: string }> {
   const entries = []
   if (spec.compacted === true) entries.push({ name: 'cleanup.policy', value: 'compact' })
   if (spec.retentionMs !== undefined) entries.push({ name: 'retention.ms', value: String(spec.retentionMs) })
