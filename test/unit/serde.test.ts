@@ -2,7 +2,8 @@ import { MockClient } from '@confluentinc/schemaregistry'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
-import { decodingOnce, plainProtobufCodec, schemaRegistryCodec } from '../../src/stream/decision-codec.js'
+import { decodingOnce, plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../../src/stream/decision-codec.js'
+import { decisionsView } from '../../src/stream/decisions-view.js'
 import { auth, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
@@ -87,6 +88,19 @@ describe('decision event serialization', () => {
     const latest = await client.getLatestSchemaMetadata('decisions-value')
     expect(latest.schemaType).toBe('PROTOBUF')
     expect(await codec.decode('decisions', wire)).toEqual(record)
+  })
+
+  it('gives the decisions view what a decision is about and its Protobuf bytes, in plain Protobuf and the Confluent wire format', async () => {
+    const { trace_id, tenant_id, livemode, created_ms, request } = record
+    const consumed = (value: Buffer) => ({ topic: 'decisions', partition: 0, offset: 0, key: `${tenant_id}:${trace_id}`, value, headers: {}, timestamp: created_ms })
+    const view = (codec: DecisionCodec) => decisionsView({ codec, topic: 'decisions', originId: 'org_2', velocity: undefined as never, rulesets: undefined as never })
+    const plain = Buffer.from(encodeEvent(record))
+    const registry = await schemaRegistryCodec(new MockClient())
+    for (const [codec, wire] of [[plainProtobufCodec, plain], [registry, Buffer.from(await registry.encode('decisions', plain))]] as const) {
+      const { subject, encoded } = await view(codec).decode(consumed(wire))
+      expect(subject).toMatchObject({ trace_id, tenant_id, livemode, created_ms, request })
+      expect(decodeEvent(encoded)).toEqual(record)
+    }
   })
 })
 
