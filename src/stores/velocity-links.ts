@@ -1,6 +1,6 @@
 /**
- * A distinct-count record (velocity.ts): the other dimension's values linked to one value, each with the event
- * time it was last seen. As stored: a format byte, a u32 count, then per value a float64 time, a u32 byte
+ * Values linked to one value, each with the event time it was last seen: a distinct-count record (velocity.ts)
+ * and a node of the async-scorer's link graph. As stored: a format byte, a u32 count, then per value a float64 time, a u32 byte
  * length and the value's UTF-8 bytes. Records of the first format were JSON objects (first byte `{`): read as
  * such and written back in this one.
  */
@@ -39,4 +39,13 @@ export function decodeLinks (raw: Buffer | undefined): Links {
     at += length
   }
   return links
+}
+
+/** Keeps the `max` most recently seen values: links grow by one value at a time, so at most one goes. */
+export function keepMostRecent (links: Links, max: number): void {
+  if (links.size <= max) return
+  let oldest: string | undefined
+  let oldestSeen = Infinity
+  for (const [value, seen] of links) if (seen < oldestSeen) { oldest = value; oldestSeen = seen }
+  links.delete(oldest!)
 }

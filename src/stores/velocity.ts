@@ -6,7 +6,7 @@ import type { StateDb } from './state-db.js'
 import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
 import { addAt, decodeSlots, encodeSlots, FIELD, RESOLUTIONS, subtractAt, sumSlots, UNIT_MS, unitOf, type Resolution, type Slots } from './velocity-slots.js'
 import { upgradeVelocityRecords } from './velocity-upgrade.js'
-import { decodeLinks, encodeLinks, type Links } from './velocity-links.js'
+import { decodeLinks, encodeLinks, keepMostRecent, type Links } from './velocity-links.js'
 
 /**
  * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
@@ -148,11 +148,7 @@ function increment (entries: Map<string, Entry>, plan: Plan, eventTimeMs: number
       if (before === undefined) links.delete(other)
       else links.set(other, before)
     })
-    if (links.size > LINKS_KEPT) {
-      let oldest: string | undefined
-      for (const [k, t] of links) if (oldest === undefined || t < links.get(oldest)!) oldest = k
-      links.delete(oldest!)
-    }
+    keepMostRecent(links, LINKS_KEPT)
   }
   return changed
 }

@@ -9,19 +9,19 @@ import type { TransactionRecord } from '../domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
 import { LRUCache } from 'lru-cache'
+import { decodeLinks, encodeLinks, keepMostRecent, type Links } from '../stores/velocity-links.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000
 const LINKS_KEPT = 256
 
-type Links = Record<string, number>
 /** A node's id: the text of its state key (its bytes are made only to read or write it). */
 const identifierId = (s: Scope, kind: LinkKind, value: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
 const userId = (s: Scope, user: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'u', user)
 const SEP = '\u0000'
 
-/** `size`: how many links `links` holds (counted once when read, then kept). */
-interface GraphNode { id: string, links: Links, size: number, changed: boolean }
+/** A user's identifiers, or an identifier's users, each with the event time it was last seen (velocity-links.ts). */
+interface GraphNode { id: string, links: Links, changed: boolean }
 
 /**
  * Graph nodes kept between batches, the most recently used NODES_KEPT: they hold what the store holds once a
@@ -48,8 +48,7 @@ class BatchGraph {
       node = cache?.get(id)
       if (node === undefined) {
         const raw = await writes.get(Buffer.from(id))
-        const links = raw === undefined ? {} : JSON.parse(raw.toString()) as Links
-        node = { id, links, size: raw === undefined ? 0 : Object.keys(links).length, changed: false }
+        node = { id, links: decodeLinks(raw), changed: false }
         cache?.set(id, node)
       }
       node.changed = false
@@ -59,7 +58,7 @@ class BatchGraph {
   }
 
   write (writes: BatchWrites): void {
-    for (const node of this.nodes.values()) if (node.changed) writes.put(Buffer.from(node.id), Buffer.from(JSON.stringify(node.links)))
+    for (const node of this.nodes.values()) if (node.changed) writes.put(Buffer.from(node.id), encodeLinks(node.links))
   }
 }
 
@@ -75,7 +74,9 @@ class GraphSlice implements LinkGraph {
   }
 
   private live (links: Links | undefined): string[] {
-    return links === undefined ? [] : Object.keys(links).filter(k => links[k]! > this.nowMs - WINDOW_MS)
+    const live: string[] = []
+    if (links !== undefined) for (const [member, seen] of links) if (seen > this.nowMs - WINDOW_MS) live.push(member)
+    return live
   }
 
   /**
@@ -114,16 +115,9 @@ class GraphSlice implements LinkGraph {
     if (user === undefined) return
     const put = async (id: string, member: string) => {
       const node = await this.graph.node(this.writes, id)
-      const before = node.links[member]
-      if (before === undefined) node.size++
-      node.links[member] = Math.max(before ?? 0, atMs)
+      node.links.set(member, Math.max(node.links.get(member) ?? 0, atMs))
       node.changed = true
-      if (node.size <= LINKS_KEPT) return
-      // The most recent LINKS_KEPT stay.
-      const kept = Object.entries(node.links).sort((a, b) => b[1] - a[1]).slice(0, LINKS_KEPT)
-      for (const k of Object.keys(node.links)) delete node.links[k]
-      Object.assign(node.links, Object.fromEntries(kept))
-      node.size = LINKS_KEPT
+      keepMostRecent(node.links, LINKS_KEPT)
     }
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)

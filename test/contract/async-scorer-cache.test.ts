@@ -7,6 +7,7 @@ import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.j
 import { auth, eventually, startTestApp } from '../support/app.js'
 import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan } from '../../src/stores/rocks.js'
+import { decodeLinks } from '../../src/stores/velocity-links.js'
 
 describe('async-scorer on the embedded log: graph nodes kept between batches', () => {
   let api: App | undefined
@@ -60,14 +61,14 @@ describe('async-scorer graph nodes', () => {
     const events = Array.from({ length: 260 }, (_, i) => ({ event: 'login', user_id: `many-${i}`, device_id: 'dev-many', event_time: now - 3600 + i }))
     const res = await api.server.inject({ method: 'POST', url: '/v1/score/batch', headers: auth(), payload: { events } })
     expect(res.statusCode).toBe(200)
-    const deviceLinks = async (): Promise<Record<string, number> | undefined> => {
+    const deviceLinks = async (): Promise<Map<string, number> | undefined> => {
       for await (const [key, value] of scan(api!.state.db, ...prefixRange(TAG.linkGraph))) {
-        if (key.toString().endsWith('\u0000i\u0000device\u0000dev-many')) return JSON.parse(value.toString()) as Record<string, number>
+        if (key.toString().endsWith('\u0000i\u0000device\u0000dev-many')) return decodeLinks(value)
       }
       return undefined
     }
-    const links = await eventually(async () => { const l = await deviceLinks(); return l !== undefined && l['many-259'] !== undefined ? l : undefined }, 20000, 'the last link')
-    expect(Object.keys(links)).toHaveLength(256)
-    expect(Object.keys(links).sort()).toEqual(Array.from({ length: 256 }, (_, i) => `many-${i + 4}`).sort())
+    const links = await eventually(async () => { const l = await deviceLinks(); return l?.has('many-259') === true ? l : undefined }, 20000, 'the last link')
+    expect(links.size).toBe(256)
+    expect([...links.keys()].sort()).toEqual(Array.from({ length: 256 }, (_, i) => `many-${i + 4}`).sort())
   })
 })

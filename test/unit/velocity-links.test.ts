@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeLinks, encodeLinks } from '../../src/stores/velocity-links.js'
+import { decodeLinks, encodeLinks, keepMostRecent } from '../../src/stores/velocity-links.js'
 
 describe('distinct-count records', () => {
   it('round-trip values of any script with their last-seen times, in their order', () => {
@@ -19,5 +19,14 @@ describe('distinct-count records', () => {
 
   it('refuses a record of an unknown format', () => {
     expect(() => decodeLinks(Buffer.from([9, 0, 0]))).toThrow(/unknown format 9/)
+  })
+
+  it('keep the most recently seen values once over their bound', () => {
+    const links = new Map([['a', 30], ['b', 10], ['c', 20]])
+    keepMostRecent(links, 3)
+    expect([...links.keys()]).toEqual(['a', 'b', 'c'])
+    links.set('d', 40)
+    keepMostRecent(links, 3)
+    expect([...links.keys()]).toEqual(['a', 'c', 'd'])
   })
 })
