@@ -102,7 +102,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const codec = decodingOnce(options.codec ?? await decisionCodec(config))
   const origin = identity.originId
   const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
-  const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs })
+  const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs, maxCached: config.velocityCacheRecords })
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state)
   const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry })

@@ -15,6 +15,8 @@ export interface Config {
   relayLingerMs: number
   /** How often velocity records held in memory are written to the state store (stores/velocity.ts). */
   velocityFlushMs: number
+  /** Velocity records kept in memory beyond those pinned or dirty (stores/velocity.ts). */
+  velocityCacheRecords: number
   /**
    * How far V8 lets the heap grow past what survived its last full collection, in percent (0: V8's own
    * heuristics, which let it grow several times over). Set once at start (app/main.ts).
@@ -74,6 +76,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 100, 0, 1000),
     velocityFlushMs: int(env, 'VELOCITY_FLUSH_MS', 200, 0, 3_600_000),
+    velocityCacheRecords: int(env, 'VELOCITY_CACHE_RECORDS', 50_000, 1_000, 100_000_000),
     heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     relayMaxBatchBytes: int(env, 'RELAY_MAX_BATCH_BYTES', 900_000, 1024, 64 * 1024 * 1024),

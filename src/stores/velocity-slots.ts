@@ -107,9 +107,15 @@ export function decodeSlots (raw: Buffer | undefined): Slots {
   for (const res of RESOLUTIONS) {
     const n = raw.readUInt16LE(at)
     at += 2
-    const s = slots[res]
-    for (let k = 0; k < n; k++, at += SLOT_BYTES) {
-      s.push(raw.readUInt32LE(at), raw.readDoubleLE(at + 4), raw.readDoubleLE(at + 12), raw.readDoubleLE(at + 20))
+    if (n === 0) continue
+    // Sized once: an array grown by push keeps up to half again its length as spare capacity, and a cached
+    // record holds its arrays for as long as it stays in the cache.
+    const s = slots[res] = new Array<number>(n * STRIDE)
+    for (let k = 0, j = 0; k < n; k++, at += SLOT_BYTES) {
+      s[j++] = raw.readUInt32LE(at)
+      s[j++] = raw.readDoubleLE(at + 4)
+      s[j++] = raw.readDoubleLE(at + 12)
+      s[j++] = raw.readDoubleLE(at + 20)
     }
   }
   return slots
