@@ -12,7 +12,9 @@ export interface StateDb {
 }
 
 export async function openStateDb (location: string): Promise<StateDb> {
-  const db = await openRocks(location, { memtableMb: 32, cacheMb: 32 }, { velocity: { memtableMb: 16, cacheMb: 32 } })
+  // Small block caches: a present key costs about the same to read from the OS page cache as from a block
+  // cache holding it (docs/benchmarks.md, step 47), and 32 MB caches cost 40-50 MB of RSS once a large state fills them.
+  const db = await openRocks(location, { memtableMb: 32, cacheMb: 8 }, { velocity: { memtableMb: 16, cacheMb: 8 } })
   const velocity = (db.columns as Record<string, unknown>).velocity
   // Point reads run synchronously: from the memtable or block cache a multi-get takes ~10 us, while the
   // thread-pool round trip of the async variant costs ~200 us per call (measured, see README).
