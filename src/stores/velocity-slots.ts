@@ -67,25 +67,28 @@ export function sumSlots (s: number[], res: Resolution, from: number, to: number
 }
 
 /**
- * As stored: a format byte, then per resolution a u16 slot count and per slot a u32 unit and three float64
- * (count, sum, squared sum); units out of reach are left out.
+ * As stored: per resolution a u16 slot count and per slot a u32 unit and three float64 (count, sum, squared
+ * sum); units out of reach are left out. velocity-record.ts puts a format byte before them.
  */
-const FORMAT = 2
 const SLOT_BYTES = 4 + 3 * 8
 
-export function encodeSlots (slots: Slots): Buffer {
-  let size = 1
-  const firsts = RESOLUTIONS.map(res => {
-    const s = slots[res]
-    const floor = floorOf(s, res)
-    let first = 0
-    while (first < s.length && s[first]! <= floor) first += STRIDE
-    size += 2 + (s.length - first) / STRIDE * SLOT_BYTES
-    return first
-  })
-  const out = Buffer.allocUnsafe(size)
-  out[0] = FORMAT
-  let at = 1
+/** Index of each resolution's first slot within reach: what slotsSize counts and writeSlots writes. */
+const firstsInReach = (slots: Slots): number[] => RESOLUTIONS.map(res => {
+  const s = slots[res]
+  const floor = floorOf(s, res)
+  let first = 0
+  while (first < s.length && s[first]! <= floor) first += STRIDE
+  return first
+})
+
+export function slotsSize (slots: Slots): number {
+  const firsts = firstsInReach(slots)
+  return RESOLUTIONS.reduce((size, res, r) => size + 2 + (slots[res].length - firsts[r]!) / STRIDE * SLOT_BYTES, 0)
+}
+
+/** Writes the slots at `at`; returns the offset after them. */
+export function writeSlots (slots: Slots, out: Buffer, at: number): number {
+  const firsts = firstsInReach(slots)
   RESOLUTIONS.forEach((res, r) => {
     const s = slots[res]
     at = out.writeUInt16LE((s.length - firsts[r]!) / STRIDE, at)
@@ -96,14 +99,12 @@ export function encodeSlots (slots: Slots): Buffer {
       at = out.writeDoubleLE(s[i + 3]!, at)
     }
   })
-  return out
+  return at
 }
 
-export function decodeSlots (raw: Buffer | undefined): Slots {
+/** Reads slots written at `at`; returns them and the offset after them. */
+export function readSlots (raw: Buffer, at: number): [Slots, number] {
   const slots = emptySlots()
-  if (raw === undefined) return slots
-  if (raw[0] !== FORMAT) throw new Error(`velocity record of an unknown format ${raw[0]}`)
-  let at = 1
   for (const res of RESOLUTIONS) {
     const n = raw.readUInt16LE(at)
     at += 2
@@ -118,5 +119,5 @@ export function decodeSlots (raw: Buffer | undefined): Slots {
       s[j++] = raw.readDoubleLE(at + 20)
     }
   }
-  return slots
+  return [slots, at]
 }

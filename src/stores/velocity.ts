@@ -4,15 +4,16 @@ import type { Scope } from '../domain/scope.js'
 import { prefixRange, stateId, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { BUILT_IN_DIMENSIONS, dimensionValue, featureName, isLabelDimension, LABEL_PREFIX, WINDOWS, type VelocityNeed } from '../domain/features/velocity-spec.js'
-import { addAt, decodeSlots, encodeSlots, FIELD, RESOLUTIONS, subtractAt, sumSlots, UNIT_MS, unitOf, type Resolution, type Slots } from './velocity-slots.js'
+import { addAt, FIELD, RESOLUTIONS, subtractAt, sumSlots, UNIT_MS, unitOf, type Resolution } from './velocity-slots.js'
 import { upgradeVelocityRecords } from './velocity-upgrade.js'
-import { decodeLinks, encodeLinks, keepMostRecent, type Links } from './velocity-links.js'
+import { keepMostRecent } from './velocity-links.js'
+import { decodeRecord, encodeRecord, type VelocityRecord } from './velocity-record.js'
 
 /**
- * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts).
- * Counters: one record per dimension value holding its minute, hour and day slots (velocity-slots.ts); a
- * window reads one record. Distinct counts: per (dimension value, other dimension) a record of the other
- * dimension's values with their last-seen time, the 256 most recent kept (velocity-links.ts).
+ * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts): one record per
+ * dimension value (velocity-record.ts) holding its counters, minute, hour and day slots (velocity-slots.ts),
+ * and for each other dimension a distinct need counts, that dimension's values with their last-seen time, the
+ * 256 most recent kept (velocity-links.ts). A request reads one record per dimension value it names.
  *
  * Records live in a write-back cache: an increment is applied to the cached record synchronously (so a
  * request sees every increment of the requests answered before it) and the caller's durable write gets a
@@ -26,8 +27,9 @@ import { decodeLinks, encodeLinks, keepMostRecent, type Links } from './velocity
  * Features describe the history before the event: they are read before its increments.
  */
 const LINKS_KEPT = 256
+const NO_LINKS: number[] = []
 
-interface Entry { id: string, kind: 'counters' | 'links', counters: Slots | undefined, links: Links | undefined, pins: number }
+interface Entry extends VelocityRecord { id: string, pins: number }
 
 /** What one event incremented: enough to apply it again after a crash. */
 interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: number, tracked: Plan['tracked'], pairs: Plan['pairs'] }
@@ -36,30 +38,26 @@ interface JournalEntry { tenant: string, mode: Scope['mode'], t: number, a: numb
  * A record's id: the text of its state key (stateId). Lookups use the text; the key bytes are made only for
  * records read from or written to the store.
  */
-const counterId = (scope: Scope, dim: string, value: string): string =>
+const recordId = (scope: Scope, dim: string, value: string): string =>
   stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'c')
-const linkId = (scope: Scope, dim: string, value: string, of: string): string =>
-  stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'x', of)
 const keyOf = (rid: string): Buffer => Buffer.from(rid)
 const pairOf = (dim: string, of: string) => `${dim}\u0000${of}`
 
-/** A plan of no records yet; `counter` and `link` add one, noting its id under its dimension (and other dimension). */
+/** A plan of no records yet; `addRecord` adds a dimension value's record, `addLink` a distinct pair to it. */
 function emptyPlan (): Plan {
-  return { records: new Map(), counters: new Map(), links: new Map(), tracked: [], pairs: [] }
+  return { records: new Map(), linked: new Set(), tracked: [], pairs: [] }
 }
 
-function addCounter (p: Plan, scope: Scope, dim: string, value: string): void {
-  const rid = counterId(scope, dim, value)
-  p.records.set(rid, 'counters')
-  p.counters.set(dim, rid)
+function addRecord (p: Plan, scope: Scope, dim: string, value: string): void {
+  p.records.set(dim, recordId(scope, dim, value))
 }
 
-/** False when the record was in the plan already. */
+/** False when the (dimension, other dimension) pair was in the plan already. */
 function addLink (p: Plan, scope: Scope, dim: string, value: string, of: string): boolean {
-  const rid = linkId(scope, dim, value, of)
-  if (p.records.has(rid)) return false
-  p.records.set(rid, 'links')
-  p.links.set(pairOf(dim, of), rid)
+  addRecord(p, scope, dim, value)
+  const pair = pairOf(dim, of)
+  if (p.linked.has(pair)) return false
+  p.linked.add(pair)
   return true
 }
 
@@ -70,7 +68,7 @@ function labelPlan (scope: Scope, request: ScoreRequest): Plan {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
     p.tracked.push([LABEL_PREFIX + dim, value])
-    addCounter(p, scope, LABEL_PREFIX + dim, value)
+    addRecord(p, scope, LABEL_PREFIX + dim, value)
   }
   return p
 }
@@ -79,17 +77,16 @@ function labelPlan (scope: Scope, request: ScoreRequest): Plan {
 function journalPlan (j: JournalEntry): Plan {
   const scope: Scope = { tenant: j.tenant, mode: j.mode }
   const p = emptyPlan()
-  for (const [dim, value] of j.tracked) addCounter(p, scope, dim, value)
+  for (const [dim, value] of j.tracked) addRecord(p, scope, dim, value)
   for (const [dim, value, of] of j.pairs) addLink(p, scope, dim, value, of)
   return { ...p, tracked: j.tracked, pairs: j.pairs }
 }
 
 interface Plan {
-  /** Record id -> its kind, for loading. */
-  records: Map<string, Entry['kind']>
-  /** The id of a dimension's counter record, and of a (dimension, other dimension) link record (pairOf). */
-  counters: Map<string, string>
-  links: Map<string, string>
+  /** Dimension -> the id of the record of the event's value for it, for loading. */
+  records: Map<string, string>
+  /** The (dimension, other dimension) pairs of the distinct needs planned (pairOf). */
+  linked: Set<string>
   /** Dimensions with values, and the distinct pairs, that this event increments. */
   tracked: Array<[string, string]>
   pairs: Array<[string, string, string, string]>
@@ -105,7 +102,7 @@ function plan (scope: Scope, request: ScoreRequest, needs: readonly VelocityNeed
     if (value === undefined) continue
     const counted = !isLabelDimension(dim)
     if (counted) p.tracked.push([dim, value])
-    if (counted || windows) addCounter(p, scope, dim, value)
+    if (counted || windows) addRecord(p, scope, dim, value)
   }
   for (const n of needs) {
     if (n.aggregate !== 'distinct') continue
@@ -125,10 +122,10 @@ function increment (entries: Map<string, Entry>, plan: Plan, eventTimeMs: number
   const changed: Entry[] = []
   const sq = amount * amount
   for (const [dim] of plan.tracked) {
-    const entry = entries.get(plan.counters.get(dim)!)!
+    const entry = entries.get(plan.records.get(dim)!)!
     let touched = false
     for (const res of RESOLUTIONS) {
-      const s = entry.counters![res]
+      const s = entry.counters[res]
       const unit = unitOf(eventTimeMs, res)
       if (!addAt(s, res, unit, 1, amount, sq)) continue
       touched = true
@@ -137,9 +134,11 @@ function increment (entries: Map<string, Entry>, plan: Plan, eventTimeMs: number
     if (touched) changed.push(entry)
   }
   for (const [dim, , of, other] of plan.pairs) {
-    const entry = entries.get(plan.links.get(pairOf(dim, of))!)!
+    const entry = entries.get(plan.records.get(dim)!)!
     changed.push(entry)
-    const links = entry.links!
+    const sets = entry.links ??= new Map()
+    let links = sets.get(of)
+    if (links === undefined) sets.set(of, links = new Map())
     const before = links.get(other)
     const seen = Math.max(before ?? 0, eventTimeMs)
     links.set(other, seen)
@@ -165,9 +164,13 @@ export class VelocityView {
     private readonly needs: readonly VelocityNeed[]
   ) {}
 
+  private entry (dim: string): Entry {
+    return this.entries.get(this.plan.records.get(dim)!)!
+  }
+
   private sum (dim: string, res: Resolution, units: number, field: number): number {
     const last = unitOf(this.eventTimeMs, res)
-    return sumSlots(this.entries.get(this.plan.counters.get(dim)!)!.counters![res], res, last - units + 1, last, field)
+    return sumSlots(this.entry(dim).counters[res], res, last - units + 1, last, field)
   }
 
   /** Sets one feature per need whose dimension the request names (featureName(need)). */
@@ -179,7 +182,7 @@ export class VelocityView {
       if (need.aggregate === 'distinct') {
         const since = this.eventTimeMs - units * UNIT_MS[res]
         let n = 0
-        for (const seen of this.entries.get(this.plan.links.get(pairOf(need.dimension, need.of))!)!.links!.values()) if (seen > since && seen <= this.eventTimeMs) n++
+        for (const seen of this.entry(need.dimension).links?.get(need.of)?.values() ?? NO_LINKS) if (seen > since && seen <= this.eventTimeMs) n++
         into[featureName(need)] = n
       } else {
         into[featureName(need)] = this.sum(need.dimension, res, units, FIELD[need.aggregate])
@@ -193,8 +196,8 @@ export class VelocityView {
     const value = dimensionValue(this.request, dimension)
     const other = dimensionValue(this.request, of)
     if (value === undefined || other === undefined) return undefined
-    const rid = this.plan.links.get(pairOf(dimension, of))
-    return rid === undefined ? undefined : this.entries.get(rid)?.links?.get(other)
+    if (!this.plan.linked.has(pairOf(dimension, of))) return undefined
+    return this.entry(dimension).links?.get(of)?.get(other)
   }
 
   private undo: Array<() => void> = []
@@ -308,7 +311,7 @@ export class VelocityStore implements CommitHook {
     const entries = [...this.dirty]
     this.flushing = { entries, pending: inGroup }
     const column = this.column
-    const out: WriteOp[] = entries.map(e => ({ type: 'put', key: keyOf(e.id), value: encode(e), column }))
+    const out: WriteOp[] = entries.map(e => ({ type: 'put', key: keyOf(e.id), value: encodeRecord(e), column }))
     for (const key of this.journalled) out.push({ type: 'del', key })
     for (const op of inGroup) out.push({ type: 'del', key: op.key })
     return out
@@ -355,7 +358,7 @@ export class VelocityStore implements CommitHook {
   async load (p: Plan): Promise<Map<string, Entry>> {
     const entries = new Map<string, Entry>()
     const missing: string[] = []
-    for (const [rid] of p.records) {
+    for (const rid of p.records.values()) {
       const hit = this.cache.get(rid)
       if (hit === undefined) { missing.push(rid); continue }
       hit.pins++
@@ -368,8 +371,8 @@ export class VelocityStore implements CommitHook {
         // Another event may have loaded the same record while this one waited: the cached copy wins.
         let entry = this.cache.get(rid)
         if (entry === undefined) {
-          const kind = p.records.get(rid)!
-          entry = { id: rid, kind, pins: 0, ...decode(kind, values[i]) }
+          const { counters, links } = decodeRecord(values[i])
+          entry = { id: rid, counters, links, pins: 0 }
           this.cache.set(rid, entry)
         }
         entry.pins++
@@ -394,14 +397,4 @@ export class VelocityStore implements CommitHook {
     // Nearly everything must stay until the next flush: walking again before it would find the same.
     this.trimBlocked = this.cache.size > this.maxCached * 1.1
   }
-}
-
-/** A record as stored: counters in velocity-slots.ts' format, links in velocity-links.ts'. */
-function encode (e: Entry): Buffer {
-  return e.kind === 'links' ? encodeLinks(e.links!) : encodeSlots(e.counters!)
-}
-
-function decode (kind: Entry['kind'], raw: Buffer | undefined): Pick<Entry, 'counters' | 'links'> {
-  if (kind === 'counters') return { counters: decodeSlots(raw), links: undefined }
-  return { counters: undefined, links: decodeLinks(raw) }
 }

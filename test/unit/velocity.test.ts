@@ -7,6 +7,7 @@ import { MODEL_NEEDS } from '../../src/domain/features/model-needs.js'
 import type { VelocityNeed } from '../../src/domain/features/velocity-spec.js'
 import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan, type WriteOp } from '../../src/stores/rocks.js'
+import { encodeLinks } from '../../src/stores/velocity-links.js'
 import { tempDir } from '../support/app.js'
 
 const scope = { tenant: 'ten_v', mode: 'test' as const }
@@ -213,6 +214,24 @@ describe('velocity records on disk', () => {
     await state.close()
   })
 
+  it('keeps a value\'s distinct links in its record: one key per value, read back after a reopen', async () => {
+    const dir = path.join(tempDir(), 'state')
+    const state = await openStateDb(dir)
+    const store = new VelocityStore(state, { flushIntervalMs: 0 })
+    const request = { ...base, device_id: 'd1', geo: { country: 'FR' } }
+    await record(state, store, T0, request)
+    await record(state, store, T0 + MIN, { ...request, device_id: 'd2' })
+    const keys: string[] = []
+    for await (const [k] of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) keys.push(k.toString().split('\u0000').slice(3).join(' '))
+    expect(keys.filter(k => k.startsWith('user '))).toEqual(['user u c'])
+    expect(keys.every(k => k.endsWith(' c'))).toBe(true)
+    await state.close()
+    const reopened = await openStateDb(dir)
+    const f = await features(await VelocityStore.open(reopened), T0 + 2 * MIN, { ...request, device_id: 'd3' })
+    expect([f.user_count_1h, f.user_distinct_device_30d, f.user_distinct_country_30d, f.device_distinct_user_30d, f.ip_distinct_user_24h]).toEqual([2, 2, 1, 0, 1])
+    await reopened.close()
+  })
+
   it('forgets units older than twice the longest window of their resolution, whatever the order of events', async () => {
     const { state, store } = await open()
     const needs: VelocityNeed[] = [{ dimension: 'user', aggregate: 'count', window: '1h' }]
@@ -252,6 +271,26 @@ describe('velocity records on disk', () => {
     const keys: string[] = []
     for await (const [k] of scan(reopened.db, ...prefixRange(TAG.velocity), { column: reopened.velocity })) keys.push(k.toString().split('\u0000').slice(3).join(' '))
     expect(keys).toEqual(['user u c'])
+    await reopened.close()
+  })
+
+  it('moves distinct-count records kept apart (binary or JSON, with or without a counter record) into their value\'s record on open', async () => {
+    const dir = path.join(tempDir(), 'state')
+    const state = await openStateDb(dir)
+    const store = new VelocityStore(state, { flushIntervalMs: 0 })
+    await record(state, store, T0, base, [{ dimension: 'user', aggregate: 'count', window: '1h' }])
+    const apart = (dim: string, value: string, of: string) => Buffer.from(['w', scope.tenant, scope.mode, dim, value, 'x', of].join('\u0000'))
+    await state.committer.commit([
+      { type: 'put', key: apart('user', 'u', 'device'), value: encodeLinks(new Map([['d1', T0 - MIN], ['d2', T0 - 2 * MIN]])), column: state.velocity },
+      { type: 'put', key: apart('ip', '10.0.0.1', 'user'), value: Buffer.from(JSON.stringify({ u: T0 - MIN, v: T0 - 3 * MIN })), column: state.velocity }
+    ])
+    await state.close()
+    const reopened = await openStateDb(dir)
+    const f = await features(await VelocityStore.open(reopened), T0, { ...base, device_id: 'd9' })
+    expect([f.user_count_1h, f.user_distinct_device_30d, f.ip_distinct_user_24h]).toEqual([1, 2, 2])
+    const keys: string[] = []
+    for await (const [k] of scan(reopened.db, ...prefixRange(TAG.velocity), { column: reopened.velocity })) keys.push(k.toString().split('\u0000').slice(3).join(' '))
+    expect(keys).toEqual(['ip 10.0.0.1 c', 'user u c'])
     await reopened.close()
   })
 })
