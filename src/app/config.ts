@@ -76,7 +76,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     relayLingerMs: int(env, 'RELAY_LINGER_MS', 100, 0, 1000),
     velocityFlushMs: int(env, 'VELOCITY_FLUSH_MS', 200, 0, 3_600_000),
-    velocityCacheRecords: int(env, 'VELOCITY_CACHE_RECORDS', 50_000, 1_000, 100_000_000),
+    velocityCacheRecords: int(env, 'VELOCITY_CACHE_RECORDS', 30_000, 1_000, 100_000_000),
     heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000),
     relayMaxBatch: int(env, 'RELAY_MAX_BATCH', 500, 1, 10000),
     relayMaxBatchBytes: int(env, 'RELAY_MAX_BATCH_BYTES', 900_000, 1024, 64 * 1024 * 1024),

@@ -255,7 +255,7 @@ export class VelocityStore implements CommitHook {
   private seq = 0
 
   constructor (private readonly state: StateDb, options: VelocityOptions = {}) {
-    this.maxCached = options.maxCached ?? 50_000
+    this.maxCached = options.maxCached ?? 30_000
     this.flushIntervalMs = options.flushIntervalMs ?? 1_000
     state.committer.hooks.push(this)
   }

@@ -12,8 +12,8 @@ describe('configuration from the environment', () => {
     for (const bad of ['-1', '1.5', 'lots', '1001']) expect(() => loadConfig({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be an integer from 0 to 1000/)
   })
 
-  it('holds 50,000 velocity records in memory unless told otherwise', () => {
-    expect(loadConfig({}).velocityCacheRecords).toBe(50_000)
+  it('holds 30,000 velocity records in memory unless told otherwise', () => {
+    expect(loadConfig({}).velocityCacheRecords).toBe(30_000)
     expect(loadConfig({ VELOCITY_CACHE_RECORDS: '250000' }).velocityCacheRecords).toBe(250_000)
     expect(() => loadConfig({ VELOCITY_CACHE_RECORDS: '10' })).toThrow(/VELOCITY_CACHE_RECORDS must be an integer/)
   })
