@@ -13,7 +13,9 @@ import { decodeRecord, encodeRecord, type VelocityRecord } from './velocity-reco
  * Velocity by event time, keyed by tenant, mode, dimension and value (see velocity-spec.ts): one record per
  * dimension value (velocity-record.ts) holding its counters, minute, hour and day slots (velocity-slots.ts),
  * and for each other dimension a distinct need counts, that dimension's values with their last-seen time, the
- * 256 most recent kept (velocity-links.ts). A request reads one record per dimension value it names.
+ * 256 most recent kept (velocity-links.ts). A request reads one record per dimension value it names. Links
+ * for another dimension that no need reads any longer (its rule was removed) stay in the records that hold
+ * them, read and written with them, and count again if a need for them comes back.
  *
  * Records live in a write-back cache: an increment is applied to the cached record synchronously (so a
  * request sees every increment of the requests answered before it) and the caller's durable write gets a

@@ -17,6 +17,11 @@ describe('velocity record codec', () => {
     ])
     const raw = encodeRecord({ counters: counters(), links })
     expect(raw[0]).toBe(3)
+    // Format byte, counters (three u16 counts, two slots of 28 bytes), u16 set count; per set a u8 name length,
+    // the name, a u32 link count and per link 12 bytes and the value.
+    const utf8 = (text: string) => Buffer.byteLength(text)
+    const set = (of: string, values: string[]) => 1 + utf8(of) + 4 + values.reduce((n, v) => n + 12 + utf8(v), 0)
+    expect(raw.byteLength).toBe(1 + 3 * 2 + 2 * 28 + 2 + set('device', ['d1', 'dé-2']) + set('custom.shop_région', ['東京']))
     expect(decodeRecord(raw)).toEqual({ counters: counters(), links })
   })
 

@@ -280,17 +280,22 @@ describe('velocity records on disk', () => {
     const store = new VelocityStore(state, { flushIntervalMs: 0 })
     await record(state, store, T0, base, [{ dimension: 'user', aggregate: 'count', window: '1h' }])
     const apart = (dim: string, value: string, of: string) => Buffer.from(['w', scope.tenant, scope.mode, dim, value, 'x', of].join('\u0000'))
+    // The email's links have no counter record beside them; 'u' is a prefix of 'u2', whose links stay its own.
     await state.committer.commit([
       { type: 'put', key: apart('user', 'u', 'device'), value: encodeLinks(new Map([['d1', T0 - MIN], ['d2', T0 - 2 * MIN]])), column: state.velocity },
-      { type: 'put', key: apart('ip', '10.0.0.1', 'user'), value: Buffer.from(JSON.stringify({ u: T0 - MIN, v: T0 - 3 * MIN })), column: state.velocity }
+      { type: 'put', key: apart('user', 'u2', 'device'), value: encodeLinks(new Map([['d3', T0 - MIN]])), column: state.velocity },
+      { type: 'put', key: apart('ip', '10.0.0.1', 'user'), value: Buffer.from(JSON.stringify({ u: T0 - MIN, v: T0 - 3 * MIN })), column: state.velocity },
+      { type: 'put', key: apart('email', 'a@b.c', 'user'), value: encodeLinks(new Map([['u', T0 - MIN], ['w', T0 - MIN]])), column: state.velocity }
     ])
     await state.close()
     const reopened = await openStateDb(dir)
-    const f = await features(await VelocityStore.open(reopened), T0, { ...base, device_id: 'd9' })
-    expect([f.user_count_1h, f.user_distinct_device_30d, f.ip_distinct_user_24h]).toEqual([1, 2, 2])
+    const folded = await VelocityStore.open(reopened)
+    const f = await features(folded, T0, { ...base, device_id: 'd9', email: 'a@b.c' })
+    expect([f.user_count_1h, f.ip_count_1h, f.user_distinct_device_30d, f.ip_distinct_user_24h, f.email_distinct_user_30d, f.email_count_1h]).toEqual([1, 1, 2, 2, 2, 0])
+    expect((await features(folded, T0, { ...base, user_id: 'u2', device_id: 'd9' })).user_distinct_device_30d).toBe(1)
     const keys: string[] = []
     for await (const [k] of scan(reopened.db, ...prefixRange(TAG.velocity), { column: reopened.velocity })) keys.push(k.toString().split('\u0000').slice(3).join(' '))
-    expect(keys).toEqual(['ip 10.0.0.1 c', 'user u c'])
+    expect(keys).toEqual(['email a@b.c c', 'ip 10.0.0.1 c', 'user u c', 'user u2 c'])
     await reopened.close()
   })
 })
