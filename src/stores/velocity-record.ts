@@ -1,4 +1,4 @@
-import { emptySlots, readSlots, slotsSize, writeSlots, type Slots } from './velocity-slots.js'
+import { emptySlots, firstsInReach, readSlots, slotsSize, writeSlots, type Slots } from './velocity-slots.js'
 import { linksSize, readLinks, writeLinks, type Links } from './velocity-links.js'
 
 /**
@@ -19,14 +19,15 @@ const WITH_LINKS = 3
 
 export function encodeRecord (r: VelocityRecord): Buffer {
   const sets = r.links ?? NONE
-  let size = 1 + slotsSize(r.counters)
+  const firsts = firstsInReach(r.counters)
+  let size = 1 + slotsSize(r.counters, firsts)
   if (sets.size > 0) {
     size += 2
     for (const [of, links] of sets) size += 1 + Buffer.byteLength(of) + linksSize(links)
   }
   const out = Buffer.allocUnsafe(size)
   out[0] = sets.size > 0 ? WITH_LINKS : COUNTERS
-  let at = writeSlots(r.counters, out, 1)
+  let at = writeSlots(r.counters, firsts, out, 1)
   if (sets.size === 0) return out
   at = out.writeUInt16LE(sets.size, at)
   for (const [of, links] of sets) {

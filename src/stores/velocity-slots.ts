@@ -72,8 +72,8 @@ export function sumSlots (s: number[], res: Resolution, from: number, to: number
  */
 const SLOT_BYTES = 4 + 3 * 8
 
-/** Index of each resolution's first slot within reach: what slotsSize counts and writeSlots writes. */
-const firstsInReach = (slots: Slots): number[] => RESOLUTIONS.map(res => {
+/** Index of each resolution's first slot within reach: from there on slotsSize counts and writeSlots writes. */
+export const firstsInReach = (slots: Slots): number[] => RESOLUTIONS.map(res => {
   const s = slots[res]
   const floor = floorOf(s, res)
   let first = 0
@@ -81,14 +81,12 @@ const firstsInReach = (slots: Slots): number[] => RESOLUTIONS.map(res => {
   return first
 })
 
-export function slotsSize (slots: Slots): number {
-  const firsts = firstsInReach(slots)
+export function slotsSize (slots: Slots, firsts: number[]): number {
   return RESOLUTIONS.reduce((size, res, r) => size + 2 + (slots[res].length - firsts[r]!) / STRIDE * SLOT_BYTES, 0)
 }
 
-/** Writes the slots at `at`; returns the offset after them. */
-export function writeSlots (slots: Slots, out: Buffer, at: number): number {
-  const firsts = firstsInReach(slots)
+/** Writes the slots from `firsts` on at `at`; returns the offset after them. */
+export function writeSlots (slots: Slots, firsts: number[], out: Buffer, at: number): number {
   RESOLUTIONS.forEach((res, r) => {
     const s = slots[res]
     at = out.writeUInt16LE((s.length - firsts[r]!) / STRIDE, at)
