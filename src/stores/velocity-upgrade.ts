@@ -87,17 +87,18 @@ function * chunkSlots (raw: Buffer, slots: number): Generator<[number, number, n
  * `<dim> <value> x <other dimension>`), moved into it. A value's record sorts before its link records.
  */
 async function foldLinkRecords (state: StateDb): Promise<void> {
-  let current: { id: string, record: VelocityRecord, moved: boolean } | undefined
+  // A value's record is decoded only once a link record of its own turns up (most values have none).
+  let current: { id: string, counters: Buffer | undefined, record: VelocityRecord | undefined } | undefined
   await rewrite(state, stateKey(TAG.meta, 'velocity_format_3'), (parts, key, value, ops) => {
     const id = valueRecordId(parts)
-    if (current?.id !== id) current = { id, record: decodeRecord(undefined), moved: false }
-    if (parts.length === 6 && parts[5] === 'c') current.record = decodeRecord(value)
+    if (current?.id !== id) current = { id, counters: undefined, record: undefined }
+    if (parts.length === 6 && parts[5] === 'c') current.counters = value
     if (parts.length !== 7 || parts[5] !== 'x') return
+    current.record ??= decodeRecord(current.counters)
     ;(current.record.links ??= new Map()).set(parts[6]!, decodeLinks(value))
-    current.moved = true
     ops.push({ type: 'del', key, column: state.velocity })
   }, ops => {
-    if (current?.moved === true) ops.push({ type: 'put', key: Buffer.from(current.id), value: encodeRecord(current.record), column: state.velocity })
+    if (current?.record !== undefined) ops.push({ type: 'put', key: Buffer.from(current.id), value: encodeRecord(current.record), column: state.velocity })
     current = undefined
   })
 }

@@ -50,8 +50,9 @@ function emptyPlan (): Plan {
   return { records: new Map(), linked: new Set(), tracked: [], pairs: [] }
 }
 
+/** A request has one value a dimension: its record is planned once, however many needs read it. */
 function addRecord (p: Plan, scope: Scope, dim: string, value: string): void {
-  p.records.set(dim, recordId(scope, dim, value))
+  if (!p.records.has(dim)) p.records.set(dim, recordId(scope, dim, value))
 }
 
 /** False when the (dimension, other dimension) pair was in the plan already. */
