@@ -8,11 +8,14 @@ export type WriteOp =
 /**
  * The memory of one column family: its memtables (`memtableMb`: four write buffers of a quarter each, flushed
  * two at a time, level compaction) and its block cache (`cacheMb`). RocksDB's defaults (64 MB write buffers,
- * 8 MB cache) would hold hundreds of MB of memtables across the stores under load.
+ * 8 MB cache) would hold hundreds of MB of memtables across the stores under load. Level compaction leaves L0
+ * and L1 uncompressed and compresses L2 and below with ZSTD; `dictionary` trains a ZSTD dictionary for every
+ * file a compaction writes there (the binding's default), which halves those files and costs the compaction
+ * threads CPU in proportion to what they rewrite.
  */
-export interface ColumnOptions { memtableMb: number, cacheMb: number }
+export interface ColumnOptions { memtableMb: number, cacheMb: number, dictionary: boolean }
 
-const columnSettings = (o: ColumnOptions) => ({ compaction: 'level', memtableMemoryBudget: o.memtableMb << 20, cacheSize: o.cacheMb << 20, optimize: 'point-lookup' })
+const columnSettings = (o: ColumnOptions) => ({ compaction: 'level', memtableMemoryBudget: o.memtableMb << 20, cacheSize: o.cacheMb << 20, optimize: 'point-lookup', compression: o.dictionary })
 
 /**
  * Opens (creating if missing) a RocksDB database with buffer keys and values and the given column families.

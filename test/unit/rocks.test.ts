@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -16,7 +16,7 @@ const attached = (db: object): Set<unknown> => {
 
 describe('writeBatchSync', () => {
   it('writes the ops and leaves no batch attached to the database, written or failed', async () => {
-    const db = await openRocks(fresh(), { memtableMb: 4, cacheMb: 4 })
+    const db = await openRocks(fresh(), { memtableMb: 4, cacheMb: 4, dictionary: false })
     try {
       const before = attached(db).size
       for (let i = 0; i < 100; i++) writeBatchSync(db, [{ type: 'put', key: Buffer.from(`k${i}`), value: Buffer.from(`v${i}`) }], false)
@@ -30,7 +30,7 @@ describe('writeBatchSync', () => {
   })
 
   it('leaves none attached through group commits either', async () => {
-    const db = await openRocks(fresh(), { memtableMb: 4, cacheMb: 4 })
+    const db = await openRocks(fresh(), { memtableMb: 4, cacheMb: 4, dictionary: false })
     try {
       const committer = new GroupCommitter(db)
       const before = attached(db).size
@@ -39,5 +39,20 @@ describe('writeBatchSync', () => {
     } finally {
       await db.close()
     }
+  })
+})
+
+describe('openRocks', () => {
+  /** Each column family's ZSTD dictionary size, from the OPTIONS file RocksDB writes when it opens. */
+  const dictionaryBytes = (dir: string) => {
+    const options = readFileSync(path.join(dir, readdirSync(dir).filter(f => f.startsWith('OPTIONS-')).sort().at(-1)!), 'utf8')
+    return Object.fromEntries([...options.matchAll(/\[CFOptions "([^"]+)"\][^[]*?\bcompression_opts=\{[^}]*?\bmax_dict_bytes=(\d+)/g)].map(m => [m[1], Number(m[2])]))
+  }
+
+  it('trains a compression dictionary only for the column families that ask for one', async () => {
+    const dir = fresh()
+    const db = await openRocks(dir, { memtableMb: 4, cacheMb: 4, dictionary: true }, { plain: { memtableMb: 4, cacheMb: 4, dictionary: false } })
+    await db.close()
+    expect(dictionaryBytes(dir)).toEqual({ default: 16384, plain: 0 })
   })
 })
