@@ -16,6 +16,20 @@ export class BatchWrites implements StoreWrites {
     return this.state.get(key)
   }
 
+  /** `get` of each key, the keys not written in this batch read from the store in one multi-get. */
+  async getMany (keys: Buffer[]): Promise<Array<Buffer | undefined>> {
+    const found: Array<Buffer | undefined> = new Array(keys.length)
+    const missing: number[] = []
+    keys.forEach((key, i) => {
+      const hit = this.pending.get(key.toString('latin1'))
+      if (hit === undefined) missing.push(i)
+      else found[i] = hit ?? undefined
+    })
+    const read = await this.state.getMany(missing.map(i => keys[i]!))
+    missing.forEach((i, j) => { found[i] = read[j] })
+    return found
+  }
+
   put (key: Buffer, value: Buffer): void { this.pending.set(key.toString('latin1'), value) }
   del (key: Buffer): void { this.pending.set(key.toString('latin1'), null) }
 

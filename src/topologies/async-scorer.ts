@@ -29,6 +29,8 @@ interface GraphNode { id: string, links: Links, changed: boolean }
  * partition for good (the embedded log): on Kafka, partitions move between instances with no say here.
  */
 const NODES_KEPT = 20_000
+/** Second-hop nodes read in one multi-get (about 4 us a key in batches against 6 us one at a time). */
+const SECOND_HOP_READ = 16
 type NodeCache = LRUCache<string, GraphNode>
 
 /**
@@ -40,21 +42,33 @@ class BatchGraph {
   constructor (private readonly cache: NodeCache | undefined) {}
 
   async node (writes: BatchWrites, id: string): Promise<GraphNode> {
-    let node = this.nodes.get(id)
-    if (node === undefined) {
-      const cache = this.cache
-      // The cached nodes take this batch's changes as they are made: right once it is written, wrong if not.
-      if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
-      node = cache?.get(id)
+    return this.nodes.get(id) ?? (await this.read(writes, [id]))[0]!
+  }
+
+  /** Makes every one of `ids` a node of this batch: those neither in it nor cached read in one multi-get. */
+  async load (writes: BatchWrites, ids: string[]): Promise<void> {
+    const absent = ids.filter(id => !this.nodes.has(id))
+    if (absent.length > 0) await this.read(writes, [...new Set(absent)])
+  }
+
+  private async read (writes: BatchWrites, ids: string[]): Promise<GraphNode[]> {
+    const cache = this.cache
+    // The cached nodes take this batch's changes as they are made: right once it is written, wrong if not.
+    if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
+    const nodes = ids.map(id => cache?.get(id))
+    const unread = ids.filter((_, i) => nodes[i] === undefined)
+    const raw = unread.length === 0 ? [] : await writes.getMany(unread.map(id => Buffer.from(id)))
+    let next = 0
+    return ids.map((id, i) => {
+      let node = nodes[i]
       if (node === undefined) {
-        const raw = await writes.get(Buffer.from(id))
-        node = { id, links: decodeLinks(raw), changed: false }
+        node = { id, links: decodeLinks(raw[next++]), changed: false }
         cache?.set(id, node)
       }
       node.changed = false
       this.nodes.set(id, node)
-    }
-    return node
+      return node
+    })
   }
 
   write (writes: BatchWrites): void {
@@ -67,10 +81,10 @@ class GraphSlice implements LinkGraph {
   private readonly nodes = new Map<string, { links: Links, changed: boolean }>()
   constructor (private readonly scope: Scope, private readonly graph: BatchGraph, private readonly writes: BatchWrites, private readonly nowMs: number) {}
 
-  private async node (id: string): Promise<Links> {
-    const node = await this.graph.node(this.writes, id)
-    this.nodes.set(id, node)
-    return node.links
+  /** Reads the nodes of `ids` into this slice, in one multi-get for those the batch has not read yet. */
+  private async read (ids: string[]): Promise<void> {
+    await this.graph.load(this.writes, ids)
+    for (const id of ids) this.nodes.set(id, await this.graph.node(this.writes, id))
   }
 
   private live (links: Links | undefined): string[] {
@@ -86,18 +100,27 @@ class GraphSlice implements LinkGraph {
    * user's own node is read for the links the decision adds.
    */
   async load (request: TransactionRecord['request']): Promise<void> {
+    const user = request.user_id
+    const first: string[] = []
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)
-      if (value !== undefined) await this.node(identifierId(this.scope, kind, value))
+      if (value !== undefined) first.push(identifierId(this.scope, kind, value))
     }
-    const user = request.user_id
+    if (user !== undefined) first.push(userId(this.scope, user))
+    await this.read(first)
     if (user === undefined) return
     const linked = linkedUsers(sharedWith(request, user, (kind, value) => this.usersOf(kind, value)))
-    await this.node(userId(this.scope, user))
-    for (const u of linked) await this.node(userId(this.scope, u))
+    await this.read([...linked].map(u => userId(this.scope, u)))
+    // The walk's identifiers are read SECOND_HOP_READ at a time ahead of it: the same sequence, unbounded by
+    // the cluster's size, so a walk that stops early has read at most that many nodes it did not need.
+    const ahead = [...secondHop(linked, u => this.identifiersOf(u), () => 0)].map(([kind, value]) => identifierId(this.scope, kind, value))
     const cluster = new Set([user, ...linked])
+    let at = 0
     for (const [kind, value] of secondHop(linked, u => this.identifiersOf(u), () => cluster.size)) {
-      for (const v of this.live(await this.node(identifierId(this.scope, kind, value)))) cluster.add(v)
+      const id = identifierId(this.scope, kind, value)
+      if (!this.nodes.has(id)) await this.read([id, ...ahead.slice(at + 1, at + SECOND_HOP_READ)])
+      at++
+      for (const v of this.live(this.nodes.get(id)!.links)) cluster.add(v)
     }
   }
 
