@@ -42,32 +42,32 @@ class BatchGraph {
   constructor (private readonly cache: NodeCache | undefined) {}
 
   async node (writes: BatchWrites, id: string): Promise<GraphNode> {
-    return this.nodes.get(id) ?? (await this.read(writes, [id]))[0]!
+    return this.nodes.get(id) ?? (await this.load(writes, [id]))[0]!
   }
 
-  /** Makes every one of `ids` a node of this batch: those neither in it nor cached read in one multi-get. */
-  async load (writes: BatchWrites, ids: string[]): Promise<void> {
-    const absent = ids.filter(id => !this.nodes.has(id))
-    if (absent.length > 0) await this.read(writes, [...new Set(absent)])
+  /** The nodes of `ids`, made nodes of this batch: those neither in it nor cached read in one multi-get. */
+  async load (writes: BatchWrites, ids: string[]): Promise<GraphNode[]> {
+    const absent = [...new Set(ids.filter(id => !this.nodes.has(id)))]
+    if (absent.length > 0) await this.read(writes, absent)
+    return ids.map(id => this.nodes.get(id)!)
   }
 
-  private async read (writes: BatchWrites, ids: string[]): Promise<GraphNode[]> {
+  private async read (writes: BatchWrites, ids: string[]): Promise<void> {
     const cache = this.cache
     // The cached nodes take this batch's changes as they are made: right once it is written, wrong if not.
     if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
-    const nodes = ids.map(id => cache?.get(id))
-    const unread = ids.filter((_, i) => nodes[i] === undefined)
+    const cached = ids.map(id => cache?.get(id))
+    const unread = ids.filter((_, i) => cached[i] === undefined)
     const raw = unread.length === 0 ? [] : await writes.getMany(unread.map(id => Buffer.from(id)))
     let next = 0
-    return ids.map((id, i) => {
-      let node = nodes[i]
+    ids.forEach((id, i) => {
+      let node = cached[i]
       if (node === undefined) {
         node = { id, links: decodeLinks(raw[next++]), changed: false }
         cache?.set(id, node)
       }
       node.changed = false
       this.nodes.set(id, node)
-      return node
     })
   }
 
@@ -83,8 +83,8 @@ class GraphSlice implements LinkGraph {
 
   /** Reads the nodes of `ids` into this slice, in one multi-get for those the batch has not read yet. */
   private async read (ids: string[]): Promise<void> {
-    await this.graph.load(this.writes, ids)
-    for (const id of ids) this.nodes.set(id, await this.graph.node(this.writes, id))
+    const nodes = await this.graph.load(this.writes, ids)
+    ids.forEach((id, i) => this.nodes.set(id, nodes[i]!))
   }
 
   private live (links: Links | undefined): string[] {
@@ -112,7 +112,7 @@ class GraphSlice implements LinkGraph {
     const linked = linkedUsers(sharedWith(request, user, (kind, value) => this.usersOf(kind, value)))
     await this.read([...linked].map(u => userId(this.scope, u)))
     // The walk's identifiers are read SECOND_HOP_READ at a time ahead of it: the same sequence, unbounded by
-    // the cluster's size, so a walk that stops early has read at most that many nodes it did not need.
+    // the cluster's size, so a walk that stops early has read fewer than that many nodes it did not need.
     const ahead = [...secondHop(linked, u => this.identifiersOf(u), () => 0)].map(([kind, value]) => identifierId(this.scope, kind, value))
     const cluster = new Set([user, ...linked])
     let at = 0
