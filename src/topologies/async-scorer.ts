@@ -111,16 +111,22 @@ class GraphSlice implements LinkGraph {
     if (user === undefined) return
     const linked = linkedUsers(sharedWith(request, user, (kind, value) => this.usersOf(kind, value)))
     await this.read([...linked].map(u => userId(this.scope, u)))
-    // The walk's identifiers are read SECOND_HOP_READ at a time ahead of it: the same sequence, unbounded by
-    // the cluster's size, so a walk that stops early has read fewer than that many nodes it did not need.
-    const ahead = [...secondHop(linked, u => this.identifiersOf(u), () => 0)].map(([kind, value]) => identifierId(this.scope, kind, value))
+    // The walk's identifiers are read SECOND_HOP_READ at a time ahead of it, from the same sequence unbounded by
+    // the cluster's size (taken only as far as read): a walk that stops early read fewer than that many nodes it
+    // did not need.
+    const ahead = secondHop(linked, u => this.identifiersOf(u), () => 0)
     const cluster = new Set([user, ...linked])
-    let at = 0
+    let readAhead = 0
     for (const [kind, value] of secondHop(linked, u => this.identifiersOf(u), () => cluster.size)) {
-      const id = identifierId(this.scope, kind, value)
-      if (!this.nodes.has(id)) await this.read([id, ...ahead.slice(at + 1, at + SECOND_HOP_READ)])
-      at++
-      for (const v of this.live(this.nodes.get(id)!.links)) cluster.add(v)
+      if (readAhead === 0) {
+        const next: string[] = []
+        // next(), not for-of: leaving a for-of early would close the generator.
+        for (let r = ahead.next(); !r.done; r = ahead.next()) if (next.push(identifierId(this.scope, ...r.value)) === SECOND_HOP_READ) break
+        await this.read(next)
+        readAhead = next.length
+      }
+      readAhead--
+      for (const v of this.live(this.nodes.get(identifierId(this.scope, kind, value))!.links)) cluster.add(v)
     }
   }
 
