@@ -4,7 +4,8 @@
  * BENCH_DISTINCT distinct users, devices, cards, emails and IPs; prints p50/p99/p99.9, the rate achieved and
  * errors, next to a bare fastify echo offered the same rate in the same run; then every consumer group's lag
  * (GET /healthz) when the load ends, in records and in seconds of the offered traffic, and again one second later;
- * and the CPU each process used a request (every thread), the service's as a multiple of the echo's.
+ * and the CPU each process used a request (every thread), the service's and the durable floor's
+ * (bench/floor-server.ts) as multiples of the echo's.
  *   npm run bench:open-loop        (BENCH_RATE=2000 BENCH_SECONDS=60 BENCH_DISTINCT=100000 BENCH_CONNECTIONS=64)
  */
 import { AUTH, cpuSeconds, load, offer, rssMb, scoreBodies, startService, type LoadResult } from './load.js'
@@ -24,6 +25,13 @@ const echoResult = await offered(`${echo.url}/echo`, {})
 const echoUs = (cpuSeconds(echo.child.pid!) - echoCpu) * 1e6 / (echoResult.rps * seconds)
 echo.child.kill('SIGTERM')
 
+const floor = await start('bench/floor-server.ts', {})
+await offered(`${floor.url}/v1/score`, {}, 5)
+const floorCpu = cpuSeconds(floor.child.pid!)
+const floorResult = await offered(`${floor.url}/v1/score`, {})
+const floorUs = (cpuSeconds(floor.child.pid!) - floorCpu) * 1e6 / (floorResult.rps * seconds)
+floor.child.kill('SIGTERM')
+
 const service = await startService()
 const url = `${service.url}/v1/score`
 await load(url, AUTH, bodies, { seconds: 5, connections: 8 }) // warm-up
@@ -42,9 +50,10 @@ const row = (name: string, r: LoadResult) =>
 console.log(`\nopen loop: ${rate} req/s offered for ${seconds}s over ${connections} connections, ${distinct} distinct entities, node ${process.version}`)
 console.log(`${'target'.padEnd(26)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99.9 ms'.padStart(8)} ${'errors'.padStart(7)}`)
 console.log(row('bare fastify echo', echoResult))
+console.log(row('durable floor', floorResult))
 console.log(row('POST /v1/score (embedded)', scoreResult))
 console.log(`achieved/offered: echo ${(echoResult.rps / rate * 100).toFixed(0)}%, score ${(scoreResult.rps / rate * 100).toFixed(0)}%; p99 score/echo ${(scoreResult.p99 / Math.max(1, echoResult.p99)).toFixed(1)}x; RSS ${rss.rss.toFixed(0)} MB (peak ${rss.peak.toFixed(0)})`)
-console.log(`CPU a request (every thread): echo ${echoUs.toFixed(0)} us, score ${scoreUs.toFixed(0)} us (${(scoreUs / echoUs).toFixed(1)}x)`)
+console.log(`CPU a request (every thread): echo ${echoUs.toFixed(0)} us, durable floor ${floorUs.toFixed(0)} us (${(floorUs / echoUs).toFixed(1)}x), score ${scoreUs.toFixed(0)} us (${(scoreUs / echoUs).toFixed(1)}x)`)
 console.log('consumer lag when the load ended, and 1 s later (records; seconds of offered traffic):')
 for (const [group, n] of Object.entries(lagEnd).sort((a, b) => b[1] - a[1])) {
   console.log(`  ${group.padEnd(44)} ${String(n).padStart(8)} (${(n / rate).toFixed(2)} s)  ${String(lagLater[group] ?? 0).padStart(8)} (${((lagLater[group] ?? 0) / rate).toFixed(2)} s)`)
