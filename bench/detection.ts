@@ -1,20 +1,23 @@
 /**
  * Detection quality on the Fraud Detection Handbook's simulated card transactions (../shared/bench): replays
  * DETECTION_FROM..DETECTION_TO through the real API (its own process, embedded transport, fresh state) in
- * event-time order, frauds fed back as case dispositions after 7 days, and prints AUC ROC, average precision
- * and card precision@100 per day of the test week (default 2018-08-08..08-14, the book's test week) next to the
- * book's published baselines.
- *   npm run bench:detection     (DETECTION_FROM=2018-07-01 DETECTION_TO=2018-08-15 by default)
+ * event-time order, frauds fed back as case dispositions after 7 days, and grades the scores with the book's
+ * protocol (src/domain/detection-protocol.ts) on each test week of DETECTION_WEEKS: the book's test week
+ * (08-08..08-14) and the four weeks of its prequential model selection (08-08..09-04), next to its baselines.
+ *   npm run bench:detection     (DETECTION_FROM=2018-07-01 DETECTION_TO=2018-09-05
+ *                                DETECTION_WEEKS=2018-08-08,2018-08-15,2018-08-22,2018-08-29 by default)
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { replay } from '../src/app/replay/replay.js'
+import { formatFigure as f, reportLines } from '../src/app/replay/report.js'
 import { start } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const file = process.env.DETECTION_FILE ?? path.resolve(root, '../shared/bench/handbook-transactions.csv.gz')
-const day = (name: string, fallback: string) => Date.parse((process.env[name] ?? fallback) + 'T00:00:00Z')
+const day = (iso: string) => Date.parse(iso + 'T00:00:00Z')
+const weeks = (process.env.DETECTION_WEEKS ?? '2018-08-08,2018-08-15,2018-08-22,2018-08-29').split(',')
 const KEY = 'sk_test_detectionbenchkey0000000'
 
 const service = await start('src/app/main.ts', {
@@ -27,24 +30,23 @@ try {
     file,
     url: service.url,
     key: KEY,
-    fromMs: day('DETECTION_FROM', '2018-07-01'),
-    toMs: day('DETECTION_TO', '2018-08-15'),
-    testFromMs: day('DETECTION_TEST_FROM', '2018-08-08'),
-    testToMs: day('DETECTION_TO', '2018-08-15'),
+    fromMs: day(process.env.DETECTION_FROM ?? '2018-07-01'),
+    toMs: day(process.env.DETECTION_TO ?? '2018-09-05'),
+    testWeeksMs: weeks.map(day),
     feedbackDelayMs: 7 * 86_400_000,
     batchSize: 500,
     progress: line => process.stderr.write(line + '\n')
   })
-  const f = (x: number) => Number.isNaN(x) ? '  n/a' : x.toFixed(3)
-  console.log(`\nreplayed ${report.replayed} transactions in ${Math.round((Date.now() - startedAt) / 1000)} s, ${report.feedback} frauds fed back after 7 days`)
-  console.log('day         transactions  frauds  AUC    AP     CP@100')
-  for (const d of report.days) console.log(`${d.day}  ${String(d.transactions).padStart(11)}  ${String(d.frauds).padStart(6)}  ${f(d.auc)}  ${f(d.ap)}  ${f(d.cardPrecision100)}`)
-  console.log('\nmodel                                   AUC    AP     CP@100')
-  console.log(`this service (test week)                ${f(report.test.auc)}  ${f(report.test.ap)}  ${f(report.test.cardPrecision100)}`)
-  console.log('handbook logistic regression            0.871  0.606  0.291')
-  console.log('handbook random forest                  0.867  0.658  0.287')
-  console.log('handbook XGBoost                        0.862  0.639  0.273')
-  console.log('handbook decision tree (depth 2)        0.763  0.496  0.241')
+  console.log(`\n${reportLines(report).join('\n')}\n(${Math.round((Date.now() - startedAt) / 1000)} s)`)
+  const first = report.weeks[0]!
+  console.log('\nmodel                                          AUC      AP  CP@100')
+  console.log(`this service, test week ${weeks[0]}            ${f(first.auc)}  ${f(first.ap)}  ${f(first.cardPrecision100)}`)
+  if (report.weeks.length > 1) console.log(`this service, mean of ${report.weeks.length} test weeks              ${f(report.mean.auc)}  ${f(report.mean.ap)}  ${f(report.mean.cardPrecision100)}`)
+  console.log('handbook logistic regression (test week)        0.871   0.606   0.291')
+  console.log('handbook random forest (test week)              0.867   0.658   0.287')
+  console.log('handbook XGBoost (test week)                    0.862   0.639   0.273')
+  console.log('handbook decision tree, depth 2 (test week)     0.763   0.496   0.241')
+  console.log('handbook tuned XGBoost (mean of 4 test weeks)   0.869   0.687   0.303')
 } finally {
   service.child.kill('SIGTERM')
 }

@@ -37,28 +37,31 @@ export function averagePrecision (items: readonly Scored[]): number {
   return ap
 }
 
-export interface CardScored extends Scored { card: string, day: string }
+/** A scored transaction of a card on a day (the UTC day number: milliseconds since the epoch / 86,400,000). */
+export interface CardScored extends Scored { card: string, day: number }
 
 /**
- * Card precision@k per day (the book's protocol): on each day, cards already found compromised on an earlier
- * day are dropped; each remaining card takes its highest score and label of the day; the share of compromised
- * cards among the k highest-scored is that day's figure. Returns the figure per day, days in order.
+ * Card precision@k per day, as the book computes it (`card_precision_top_k`): on each day, in order, the cards
+ * detected on an earlier day are dropped; each remaining card takes its highest score and highest label of
+ * the day; the share of compromised cards among the k highest-scored is that day's figure (over k, also when
+ * fewer cards were seen). A card counts as detected once it was compromised and among a day's top k: a
+ * compromised card the ranking missed stays in the days after.
  */
-export function cardPrecisionAtK (items: readonly CardScored[], k = 100, knownBefore: ReadonlySet<string> = new Set()): Array<{ day: string, precision: number }> {
-  const byDay = new Map<string, CardScored[]>()
+export function cardPrecisionAtK (items: readonly CardScored[], k = 100): Array<{ day: number, precision: number }> {
+  const byDay = new Map<number, CardScored[]>()
   for (const it of items) (byDay.get(it.day) ?? byDay.set(it.day, []).get(it.day)!).push(it)
-  const known = new Set(knownBefore)
-  const out: Array<{ day: string, precision: number }> = []
-  for (const day of [...byDay.keys()].sort()) {
+  const detected = new Set<string>()
+  const out: Array<{ day: number, precision: number }> = []
+  for (const day of [...byDay.keys()].sort((a, b) => a - b)) {
     const cards = new Map<string, { score: number, label: number }>()
     for (const it of byDay.get(day)!) {
-      if (known.has(it.card)) continue
+      if (detected.has(it.card)) continue
       const c = cards.get(it.card)
       cards.set(it.card, { score: Math.max(c?.score ?? -Infinity, it.score), label: Math.max(c?.label ?? 0, it.label) })
     }
-    const top = [...cards.values()].sort((a, b) => b.score - a.score).slice(0, k)
-    out.push({ day, precision: top.reduce((n, c) => n + c.label, 0) / k })
-    for (const [card, c] of cards) if (c.label === 1) known.add(card)
+    const top = [...cards].sort((a, b) => b[1].score - a[1].score).slice(0, k)
+    out.push({ day, precision: top.reduce((n, [, c]) => n + c.label, 0) / k })
+    for (const [card, c] of top) if (c.label === 1) detected.add(card)
   }
   return out
 }

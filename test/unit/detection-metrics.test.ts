@@ -13,13 +13,16 @@ describe('detection metrics', () => {
     expect(averagePrecision([{ score: 0.9, label: 1 }, { score: 0.8, label: 0 }, { score: 0.7, label: 1 }, { score: 0.1, label: 0 }])).toBeCloseTo((1 + 2 / 3) / 2)
   })
 
-  it('card precision@k drops cards found compromised on earlier days and groups by card', () => {
+  it('card precision@k groups by card and drops only the cards detected on earlier days (compromised and in the top k)', () => {
     const items = [
-      { day: 'd1', card: 'a', score: 0.9, label: 1 as const }, { day: 'd1', card: 'a', score: 0.2, label: 0 as const },
-      { day: 'd1', card: 'b', score: 0.8, label: 0 as const },
-      { day: 'd2', card: 'a', score: 0.99, label: 1 as const }, { day: 'd2', card: 'c', score: 0.7, label: 1 as const }, { day: 'd2', card: 'b', score: 0.6, label: 0 as const }
+      { day: 1, card: 'a', score: 0.9, label: 1 as const }, { day: 1, card: 'a', score: 0.2, label: 0 as const },
+      { day: 1, card: 'b', score: 0.8, label: 0 as const }, { day: 1, card: 'c', score: 0.1, label: 1 as const },
+      { day: 2, card: 'a', score: 0.99, label: 1 as const }, { day: 2, card: 'c', score: 0.7, label: 1 as const }, { day: 2, card: 'b', score: 0.6, label: 0 as const }
     ]
-    expect(cardPrecisionAtK(items, 2)).toEqual([{ day: 'd1', precision: 0.5 }, { day: 'd2', precision: 0.5 }])
-    expect(cardPrecisionAtK(items, 1)).toEqual([{ day: 'd1', precision: 1 }, { day: 'd2', precision: 1 }])
+    // day 1: top 2 are a (fraud) and b; a is detected, c (fraud, ranked third) is not. Day 2 without a: c and b.
+    expect(cardPrecisionAtK(items, 2)).toEqual([{ day: 1, precision: 0.5 }, { day: 2, precision: 0.5 }])
+    expect(cardPrecisionAtK(items, 1)).toEqual([{ day: 1, precision: 1 }, { day: 2, precision: 1 }])
+    // over k, also when fewer cards were seen; with k = 100 day 1 detects a and c, and day 2 keeps only b
+    expect(cardPrecisionAtK(items, 100)).toEqual([{ day: 1, precision: 0.02 }, { day: 2, precision: 0 }])
   })
 })

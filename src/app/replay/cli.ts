@@ -1,10 +1,12 @@
 import { replay } from './replay.js'
+import { reportLines } from './report.js'
 
 /**
  * node dist/src/replay/cli.js --file data.csv[.gz] --url http://127.0.0.1:8080 --key sk_test_...
- *   [--from 2018-07-01] [--to 2018-08-15] [--test-from 2018-08-08] [--test-to 2018-08-15] [--feedback-delay-days 7] [--batch 500]
+ *   [--from 2018-07-01] [--to 2018-08-15] [--test-weeks 2018-08-08[,2018-08-15...]] [--feedback-delay-days 7] [--batch 500]
  * Replays a CSV of historical transactions (handbook format) through the API, feeds frauds back after the
- * delay, prints progress and then AUC ROC, average precision and card precision@100 per test day.
+ * delay, prints progress and then, for each test week, AUC ROC, average precision and card precision@100 with
+ * the book's protocol (cards known compromised removed), per day and for the week.
  */
 async function main (): Promise<void> {
   const args = new Map<string, string>()
@@ -22,17 +24,12 @@ async function main (): Promise<void> {
     key: need('key'),
     fromMs: date('from', '2018-07-01'),
     toMs: date('to', '2018-08-15'),
-    testFromMs: date('test-from', '2018-08-08'),
-    testToMs: date('test-to', '2018-08-15'),
+    testWeeksMs: (args.get('test-weeks') ?? '2018-08-08').split(',').map(d => Date.parse(d + 'T00:00:00Z')),
     feedbackDelayMs: Number(args.get('feedback-delay-days') ?? 7) * 86_400_000,
     batchSize: Number(args.get('batch') ?? 500),
     progress: line => process.stderr.write(line + '\n')
   })
-  const f = (x: number) => Number.isNaN(x) ? '   n/a' : x.toFixed(3).padStart(6)
-  console.log(`replayed ${report.replayed} transactions, ${report.feedback} frauds fed back as dispositions`)
-  console.log('day          tx      frauds   AUC     AP    CP@100')
-  for (const d of report.days) console.log(`${d.day}  ${String(d.transactions).padStart(7)}  ${String(d.frauds).padStart(6)}  ${f(d.auc)} ${f(d.ap)} ${f(d.cardPrecision100)}`)
-  console.log(`test period  AUC ${f(report.test.auc)}  AP ${f(report.test.ap)}  CP@100 ${f(report.test.cardPrecision100)} (mean of days)`)
+  console.log(reportLines(report).join('\n'))
 }
 
 main().catch(err => {

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { createGunzip } from 'node:zlib'
-import { aucRoc, averagePrecision, cardPrecisionAtK, type CardScored } from '../../domain/detection-metrics.js'
+import type { CardScored } from '../../domain/detection-metrics.js'
+import { BOOK_PERIODS, dayNumber, isoDay, meanFigures, weekFigures, type ProtocolPeriods, type WeekFigures } from '../../domain/detection-protocol.js'
 
 /** One row of the handbook data set (see ../shared/bench/README.md). */
 export interface HistoricalTransaction { id: string, timeMs: number, customer: string, terminal: string, amount: number, fraud: 0 | 1 }
@@ -13,19 +14,17 @@ export interface ReplayOptions {
   /** Replay rows with from <= time < to (ms). */
   fromMs: number
   toMs: number
-  /** Days whose decisions are measured (ms range). */
-  testFromMs: number
-  testToMs: number
+  /** The first days (ms, UTC midnight) of the test weeks measured with the book's protocol. */
+  testWeeksMs: readonly number[]
+  periods?: ProtocolPeriods
   /** Labels reach the service this long after the transaction (the book: 7 days). */
   feedbackDelayMs: number
   batchSize: number
   progress: (line: string) => void
 }
 
-export interface DayFigures { day: string, transactions: number, frauds: number, auc: number, ap: number, cardPrecision100: number }
-export interface ReplayReport { replayed: number, feedback: number, days: DayFigures[], test: { auc: number, ap: number, cardPrecision100: number } }
+export interface ReplayReport { replayed: number, feedback: number, weeks: WeekFigures[], mean: { auc: number, ap: number, cardPrecision100: number } }
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 export async function * readHandbookCsv (file: string): AsyncGenerator<HistoricalTransaction> {
   const input = file.endsWith('.gz') ? createReadStream(file).pipe(createGunzip()) : createReadStream(file)
@@ -46,7 +45,8 @@ export function scoreEventOf (t: HistoricalTransaction) {
 /**
  * Replays historical transactions through the real API in event-time order (POST /v1/score/batch), and feeds
  * each fraud back as a case disposition once the replay has moved `feedbackDelayMs` past it (a chargeback
- * reported late). Decisions on test days are measured per day: AUC ROC, average precision, card precision@100.
+ * reported late). The decisions of each test week are measured with the book's protocol (detection-protocol.ts):
+ * AUC ROC, average precision, card precision@100, with the cards known compromised from the file's labels.
  */
 export async function replay (o: ReplayOptions): Promise<ReplayReport> {
   const headers = { authorization: `Bearer ${o.key}`, 'content-type': 'application/json' }
@@ -55,7 +55,11 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
     return { status: res.status, json: await res.json() as any }
   }
   const pendingFeedback: Array<{ dueMs: number, traceId: string }> = []
+  const periods = o.periods ?? BOOK_PERIODS
+  const testDays = o.testWeeksMs.map(dayNumber)
+  const isTestDay = (day: number) => testDays.some(start => day >= start && day < start + periods.testDays)
   const measured: CardScored[] = []
+  const fraudCards = new Map<number, Set<string>>()
   let replayed = 0
   let feedback = 0
   let batch: HistoricalTransaction[] = []
@@ -77,28 +81,25 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
       const t = batch[i]!
       if (d.trace_id === undefined) throw new Error(`event ${t.id} refused: ${JSON.stringify(d.error)}`)
       if (t.fraud === 1) pendingFeedback.push({ dueMs: t.timeMs + o.feedbackDelayMs, traceId: d.trace_id })
-      if (t.timeMs >= o.testFromMs && t.timeMs < o.testToMs) measured.push({ day: dayOf(t.timeMs), card: t.customer, score: d.score!, label: t.fraud })
+      const day = dayNumber(t.timeMs)
+      if (isTestDay(day)) measured.push({ day, card: t.customer, score: d.score!, label: t.fraud })
     })
     replayed += batch.length
     const last = batch[batch.length - 1]!
     batch = []
     await sendFeedback(last.timeMs)
-    if (replayed % 20_000 < o.batchSize) o.progress(`replayed ${replayed} (${dayOf(last.timeMs)}), ${feedback} frauds fed back, ${Math.round(replayed / ((Date.now() - started) / 1000))} tx/s`)
+    if (replayed % 20_000 < o.batchSize) o.progress(`replayed ${replayed} (${isoDay(dayNumber(last.timeMs))}), ${feedback} frauds fed back, ${Math.round(replayed / ((Date.now() - started) / 1000))} tx/s`)
   }
 
   for await (const t of readHandbookCsv(o.file)) {
-    if (t.timeMs < o.fromMs || t.timeMs >= o.toMs) continue
+    if (t.timeMs >= o.toMs) continue
+    if (t.fraud === 1) { const day = dayNumber(t.timeMs); (fraudCards.get(day) ?? fraudCards.set(day, new Set()).get(day)!).add(t.customer) }
+    if (t.timeMs < o.fromMs) continue
     batch.push(t)
     if (batch.length >= o.batchSize) await flush()
   }
   await flush()
 
-  const days = [...new Set(measured.map(m => m.day))].sort().map(day => {
-    const items = measured.filter(m => m.day === day)
-    return { day, transactions: items.length, frauds: items.filter(m => m.label === 1).length, auc: aucRoc(items), ap: averagePrecision(items), cardPrecision100: 0 }
-  })
-  const cp = cardPrecisionAtK(measured, 100)
-  for (const d of days) d.cardPrecision100 = cp.find(c => c.day === d.day)?.precision ?? NaN
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
-  return { replayed, feedback, days, test: { auc: aucRoc(measured), ap: averagePrecision(measured), cardPrecision100: mean(cp.map(c => c.precision)) } }
+  const weeks = testDays.map(start => weekFigures(measured, fraudCards, start, periods))
+  return { replayed, feedback, weeks, mean: meanFigures(weeks) }
 }
