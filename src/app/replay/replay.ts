@@ -27,7 +27,9 @@ export interface ReplayReport { replayed: number, feedback: number, weeks: WeekF
 
 
 export async function * readHandbookCsv (file: string): AsyncGenerator<HistoricalTransaction> {
-  const input = file.endsWith('.gz') ? createReadStream(file).pipe(createGunzip()) : createReadStream(file)
+  const source = createReadStream(file)
+  const input = file.endsWith('.gz') ? source.pipe(createGunzip()) : source
+  if (input !== source) source.once('error', err => input.destroy(err)) // pipe() does not pass a read error on
   let header = true
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     if (header) { header = false; continue }
