@@ -39,14 +39,15 @@ try {
   })
   console.log(`\n${reportLines(report).join('\n')}\n(${Math.round((Date.now() - startedAt) / 1000)} s)`)
   const first = report.weeks[0]!
-  console.log('\nmodel                                          AUC      AP  CP@100')
-  console.log(`this service, test week ${weeks[0]}            ${f(first.auc)}  ${f(first.ap)}  ${f(first.cardPrecision100)}`)
-  if (report.weeks.length > 1) console.log(`this service, mean of ${report.weeks.length} test weeks              ${f(report.mean.auc)}  ${f(report.mean.ap)}  ${f(report.mean.cardPrecision100)}`)
-  console.log('handbook logistic regression (test week)        0.871   0.606   0.291')
-  console.log('handbook random forest (test week)              0.867   0.658   0.287')
-  console.log('handbook XGBoost (test week)                    0.862   0.639   0.273')
-  console.log('handbook decision tree, depth 2 (test week)     0.763   0.496   0.241')
-  console.log('handbook tuned XGBoost (mean of 4 test weeks)   0.869   0.687   0.303')
+  const row = (name: string, auc: number, ap: number, cp: number) => console.log(`${name.padEnd(46)} ${f(auc)}  ${f(ap)}  ${f(cp)}`)
+  console.log(`\n${'model'.padEnd(46)}    AUC      AP  CP@100`)
+  row(`this service, test week ${weeks[0]}`, first.auc, first.ap, first.cardPrecision100)
+  if (report.weeks.length > 1) row(`this service, mean of ${report.weeks.length} test weeks`, report.mean.auc, report.mean.ap, report.mean.cardPrecision100)
+  row('handbook logistic regression (test week)', 0.871, 0.606, 0.291)
+  row('handbook random forest (test week)', 0.867, 0.658, 0.287)
+  row('handbook XGBoost (test week)', 0.862, 0.639, 0.273)
+  row('handbook decision tree, depth 2 (test week)', 0.763, 0.496, 0.241)
+  row('handbook tuned XGBoost (mean of 4 test weeks)', 0.869, 0.687, 0.303)
 } finally {
   service.child.kill('SIGTERM')
 }

@@ -37,6 +37,7 @@ export const TAG = {
   velocityJournal: 'J',
   rulesetVersion: 'r',
   rulesetActive: 'a',
+  listItem: 'I',
   overrideById: 'i',
   caseRecord: 'e',
   caseByTrace: 't',

@@ -6,7 +6,6 @@ import { getCase } from '../stores/cases.js'
 import type { StateDb } from '../stores/state-db.js'
 import type { Scope } from '../domain/scope.js'
 import { caseEffects, type CaseEffects } from '../domain/cases/effects.js'
-import { addListItem } from '../domain/rules/ruleset-edits.js'
 import { applyCaseCommand } from '../domain/cases/transitions.js'
 import type { Case } from '../domain/cases/types.js'
 import { eventRecord } from '../domain/records/events.js'
@@ -67,11 +66,10 @@ export function caseWriter (deps: CaseWriterDeps): Processor<CaseCommand, Map<st
   }
 }
 
-/** Adds a fraud case's subjects to the tenant's deny lists: one ruleset version, none when all are there. */
+/** Adds a fraud case's subjects to the tenant's deny lists, each item its own change; none when all are there. */
 async function denyList (deps: CaseWriterDeps, scope: Scope, caseId: string, items: CaseEffects['denyListItems']): Promise<void> {
-  const missing = (lists: Awaited<ReturnType<ControlPlane['activeRuleset']>>['ruleset']['lists']) =>
-    items.filter(([alias, value]) => lists[alias] !== undefined && !lists[alias]!.items.includes(value))
-  if (missing((await deps.control.activeRuleset(scope)).ruleset.lists).length === 0) return
-  await deps.control.propose(scope, `case:${caseId}`, { type: 'case.deny_listed', case_id: caseId },
-    ruleset => missing(ruleset.lists).reduce((edited, [alias, value]) => addListItem(edited, edited.lists[alias]!, value), ruleset), deps.clock())
+  const { lists } = (await deps.control.activeRuleset(scope)).ruleset
+  const missing = items.filter(([alias, value]) => lists[alias] !== undefined && !lists[alias]!.items.includes(value))
+  if (missing.length === 0) return
+  await deps.control.changeListItems(scope, `case:${caseId}`, missing.map(([alias, value]) => ({ alias, value, op: 'add' })), deps.clock())
 }

@@ -86,6 +86,9 @@ describe('Stage 3 gates from case outcomes', () => {
     expect(next.action).toBe('reject')
     await eventually(async () => (await call('GET', '/v1/lists/deny_cards')).json().items.includes('fp-stolen') || undefined, 10000, 'deny_cards entry')
     expect(await score({ event: 'payment', amount: 10, card_fingerprint: 'fp-stolen' })).toMatchObject({ action: 'reject', rules: ['deny_list'] })
+    // each deny-list entry is its own change: the ruleset keeps its version
+    const versions = await app.controlPlane.history({ tenant: app.identity.defaultTenant, mode: 'test' })
+    expect(versions.map(v => v.change.type)).not.toContain('case.deny_listed')
   })
 })
 

@@ -5,7 +5,7 @@ import { policyOf } from '../../src/domain/decision/default-policy.js'
 import { ruleSignals } from '../../src/domain/features/extract.js'
 import { compileRuleset } from '../../src/domain/rules/ruleset.js'
 import { storeApiKey } from '../../src/stores/api-keys.js'
-import { auth, LIVE_KEY, startTestApp } from '../support/app.js'
+import { auth, eventually, LIVE_KEY, startTestApp, tempDir } from '../support/app.js'
 
 let app: App
 const post = (url: string, payload: object, key?: string) => app.server.inject({ method: 'POST', url, headers: auth(key), payload })
@@ -86,13 +86,42 @@ describe('rules API', () => {
 })
 
 describe('value lists', () => {
-  it('adds and removes items, each change a new version, and Stage 1 follows', async () => {
+  it('adds and removes items, each its own audited change and no ruleset version, and Stage 1 follows at once', async () => {
+    const scope = { tenant: app.identity.defaultTenant, mode: 'test' as const }
+    const versions = (await app.controlPlane.history(scope)).length
     const added = await post('/v1/lists/deny_ips/items', { value: '198.51.100.0/24' })
     expect(added.json()).toMatchObject({ object: 'value_list', alias: 'deny_ips', item_type: 'ip', items: ['198.51.100.0/24'] })
     expect((await score({ event: 'login', ip: '198.51.100.77' })).action).toBe('reject')
     const removed = await app.server.inject({ method: 'DELETE', url: `/v1/lists/deny_ips/items/${encodeURIComponent('198.51.100.0/24')}`, headers: auth() })
     expect(removed.json().items).toEqual([])
     expect((await score({ event: 'login', ip: '198.51.100.77' })).action).toBe('approve')
+    expect((await app.controlPlane.history(scope)).length).toBe(versions)
+    const trail = await eventually(async () => {
+      const entries = (await get('/v1/audit?object_id=deny_ips')).json().data
+      return entries.length >= 2 ? entries : undefined
+    }, 10000, 'list audit')
+    expect(trail.map((e: { action: string, data: { value: string } }) => [e.action, e.data.value]).sort()).toEqual([['list.item_added', '198.51.100.0/24'], ['list.item_removed', '198.51.100.0/24']])
+  })
+
+  it('keeps items across a restart, and a deleted list takes its items along', async () => {
+    const dataDir = tempDir()
+    let own = await startTestApp({ DATA_DIR: dataDir })
+    const ownPost = (url: string, payload: object) => own.server.inject({ method: 'POST', url, headers: auth(), payload })
+    await ownPost('/v1/lists', { alias: 'vip_users', item_type: 'user_id' })
+    await ownPost('/v1/lists/vip_users/items', { value: 'u-vip' })
+    await ownPost('/v1/lists/deny_users/items', { value: 'u-bad' })
+    await own.close()
+    own = await startTestApp({ DATA_DIR: dataDir })
+    try {
+      const items = async (alias: string) => (await own.server.inject({ method: 'GET', url: `/v1/lists/${alias}`, headers: auth() })).json().items
+      expect(await items('vip_users')).toEqual(['u-vip'])
+      expect((await own.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'login', user_id: 'u-bad' } })).json().action).toBe('reject')
+      await own.server.inject({ method: 'DELETE', url: '/v1/lists/vip_users', headers: auth() })
+      await own.server.inject({ method: 'POST', url: '/v1/lists', headers: auth(), payload: { alias: 'vip_users', item_type: 'user_id' } })
+      expect(await items('vip_users')).toEqual([])
+    } finally {
+      await own.close()
+    }
   })
 
   it('creates custom lists usable from rules, and validates items', async () => {

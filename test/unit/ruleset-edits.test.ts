@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Rule, Ruleset, ValueList } from '../../src/domain/decision/types.js'
 import { defaultRiskSettings } from '../../src/domain/decision/default-policy.js'
 import {
-  addListItem, createList, deleteList, newRule, removeListItem, rollOut, ruleUsingList, updateRiskSettings, upsertRule
+  createList, deleteList, newRule, rollOut, ruleUsingList, updateRiskSettings, upsertRule
 } from '../../src/domain/rules/ruleset-edits.js'
 
 const rule = (id: string, fields: Partial<Rule> = {}): Rule =>
@@ -120,37 +120,6 @@ describe('lists', () => {
     expect(ruleUsingList(ruleset, 'old')).toBeUndefined()
     expect(ruleUsingList(upsertRule(ruleset, 'c', { status: 'active' }), 'old')?.id).toBe('c')
     expect(ruleUsingList(ruleset, 'deny')).toBeUndefined()
-  })
-
-  it('addListItem appends a value once', () => {
-    const { before, copy } = given(base())
-    const after = addListItem(before, before.lists.deny_users!, 'u3')
-    expect(after.lists.deny_users).toEqual(list('deny_users', ['u1', 'u2', 'u3']))
-    expect(after.lists.old).toBe(before.lists.old)
-    expect(after.rules).toBe(before.rules)
-    expect(addListItem(after, before.lists.deny_users!, 'u3').lists.deny_users!.items).toEqual(['u1', 'u2', 'u3'])
-    expect(addListItem(before, before.lists.deny_users!, 'u1').lists.deny_users).toEqual(copy.lists.deny_users)
-    expect(before).toEqual(copy)
-  })
-
-  it('removeListItem removes a value; an absent one changes nothing', () => {
-    const { before, copy } = given(base())
-    const after = removeListItem(before, before.lists.deny_users!, 'u1')
-    expect(after.lists.deny_users).toEqual(list('deny_users', ['u2']))
-    expect(after.lists.old).toBe(before.lists.old)
-    expect(removeListItem(before, before.lists.deny_users!, 'u9').lists.deny_users).toEqual(copy.lists.deny_users)
-    expect(before).toEqual(copy)
-  })
-
-  it('item edits change the ruleset\'s own list, and write back the caller\'s list when it is gone', () => {
-    const { before, copy } = given(base())
-    const stale = list('deny_users', ['u1'])
-    expect(addListItem(before, stale, 'u3').lists.deny_users!.items).toEqual(['u1', 'u2', 'u3'])
-    const gone = deleteList(before, 'deny_users')
-    expect(addListItem(gone, stale, 'u3').lists.deny_users).toEqual(list('deny_users', ['u1', 'u3']))
-    expect(removeListItem(gone, stale, 'u1').lists.deny_users).toEqual(list('deny_users', []))
-    expect(stale).toEqual(list('deny_users', ['u1']))
-    expect(before).toEqual(copy)
   })
 })
 

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { ValueList } from '../../domain/decision/types.js'
 import { invalidListItem } from '../../domain/rules/lists.js'
-import { addListItem, createList, deleteList, removeListItem, ruleUsingList } from '../../domain/rules/ruleset-edits.js'
+import { createList, deleteList, ruleUsingList } from '../../domain/rules/ruleset-edits.js'
 import { principalScope, type Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
-import { changeRuleset, type RulesetChangeDeps } from './rules/change.js'
+import { changeListItem, changeRuleset, type RulesetChangeDeps } from './rules/change.js'
 
 export function listResource (list: ValueList, withItems: boolean) {
   return { object: 'value_list', alias: list.alias, item_type: list.item_type, items_count: list.items.length, ...(withItems ? { items: list.items } : {}) }
@@ -65,9 +65,8 @@ export const listRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
     if (list === undefined) throw notFound('list', alias)
     const invalid = add ? invalidListItem(list, value) : undefined
     if (invalid !== undefined) throw new ApiError('parameter_invalid', `Invalid value for '${list.item_type}' list: ${invalid}.`, 'value')
-    const version = await changeRuleset(deps, principal, requestId, { type: 'list.updated', alias },
-      ruleset => add ? addListItem(ruleset, list, value) : removeListItem(ruleset, list, value))
-    return listResource(version.ruleset.lists[alias]!, true)
+    if (!await changeListItem(deps, principal, requestId, { alias, value, op: add ? 'add' : 'remove' })) throw notFound('list', alias)
+    return listResource((await control.activeRuleset(principalScope(principal))).ruleset.lists[alias] ?? { ...list, items: [] }, true)
   }
 
   app.post<{ Params: { alias: string }, Body: { value: string } }>('/v1/lists/:alias/items', {

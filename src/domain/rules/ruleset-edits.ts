@@ -57,23 +57,6 @@ export function ruleUsingList (ruleset: Ruleset, alias: string): Rule | undefine
 }
 
 /**
- * Adds `value` to the list named `list.alias` (once: a value already there is not repeated). `list` is the list
- * as the caller read it; the ruleset's own list of that alias is the one changed when there is one, else `list`
- * is written back with the change.
- */
-export function addListItem (ruleset: Ruleset, list: ValueList, value: string): Ruleset {
-  const current = ruleset.lists[list.alias] ?? list
-  const items = current.items.includes(value) ? current.items : [...current.items, value]
-  return { ...ruleset, lists: { ...ruleset.lists, [list.alias]: { ...current, items } } }
-}
-
-/** Removes `value` from the list named `list.alias` (`list` as in addListItem). */
-export function removeListItem (ruleset: Ruleset, list: ValueList, value: string): Ruleset {
-  const current = ruleset.lists[list.alias] ?? list
-  return { ...ruleset, lists: { ...ruleset.lists, [list.alias]: { ...current, items: current.items.filter(i => i !== value) } } }
-}
-
-/**
  * Sets the risk thresholds and/or the action per risk level; what is not given stays as the ruleset has it (the
  * defaults when it has none), and the ruleset then carries both.
  */

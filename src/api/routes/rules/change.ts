@@ -1,5 +1,5 @@
 import type { Ruleset } from '../../../domain/decision/types.js'
-import { ChangeRejected, type ControlPlane } from '../../../stream/control-plane.js'
+import { ChangeRejected, type ControlPlane, type ItemChange } from '../../../stream/control-plane.js'
 import type { AuditLog } from '../../../stream/audit-log.js'
 import { principalScope, type Principal } from '../../../services/auth.js'
 import { ApiError } from '../../../services/errors.js'
@@ -10,7 +10,7 @@ export type RulesetReader = Pick<ControlPlane, 'activeRuleset' | 'history'>
 
 /** What a route that changes a ruleset needs (the options of its plugin). */
 export interface RulesetChangeDeps {
-  control: RulesetReader & Pick<ControlPlane, 'propose'>
+  control: RulesetReader & Pick<ControlPlane, 'propose' | 'changeListItems'>
   audit: Pick<AuditLog, 'record'>
   clock: () => number
 }
@@ -39,4 +39,16 @@ export async function changeRuleset (
     trace_id: requestId, data: { ruleset_version: version.ruleset.version }
   })
   return version
+}
+
+/** One list item added or removed as its own change (no ruleset version), audited; false when the list was gone. */
+export async function changeListItem (deps: RulesetChangeDeps, p: Principal, requestId: string, change: ItemChange): Promise<boolean> {
+  const [applied] = await deps.control.changeListItems(principalScope(p), p.key.id, [change], deps.clock())
+  if (applied === true) {
+    await deps.audit.record({
+      tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: change.op === 'add' ? 'list.item_added' : 'list.item_removed', object_type: 'list', object_id: change.alias,
+      trace_id: requestId, data: { value: change.value }
+    })
+  }
+  return applied === true
 }
