@@ -57,9 +57,14 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
   const swap = inputs.simSwap
   const since = swap === undefined ? Infinity : nowMs - swap.at_ms
 
+  // time of day and weekday of the event, in UTC (requests carry no time zone)
+  const at = new Date(nowMs)
+
   // One literal (one object shape), added to the velocity features after them.
   const extracted = {
     amount,
+    hour_of_day: at.getUTCHours(),
+    weekend: at.getUTCDay() === 0 || at.getUTCDay() === 6 ? 1 : 0,
     user_present: request.user_id === undefined ? 0 : 1,
     device_present: request.device_id === undefined ? 0 : 1,
     device_known: inputs.deviceFirstSeenMs === undefined ? 0 : 1,

@@ -6,7 +6,8 @@ const sums = (dimension: string, ...windows: Window[]): VelocityNeed[] => window
 /**
  * Velocity read for every request, whatever the rules ask: what the Stage 2 features are computed from.
  * `merchant` is custom.merchant_id or custom.terminal_id; `label.merchant` counts the merchant's transactions
- * later labelled fraudulent, at the transaction's event time (see state/label-counters.ts).
+ * later labelled fraudulent, at the transaction's event time (see state/label-counters.ts), and so do the other
+ * `label.` dimensions for theirs.
  */
 export const MODEL_NEEDS: readonly VelocityNeed[] = [
   ...counts('user', '1h', '24h', '7d', '30d'),
@@ -14,12 +15,17 @@ export const MODEL_NEEDS: readonly VelocityNeed[] = [
   { dimension: 'user', aggregate: 'sumsq', window: '30d' },
   { dimension: 'user', aggregate: 'distinct', of: 'device', window: '30d' },
   { dimension: 'user', aggregate: 'distinct', of: 'country', window: '30d' },
-  ...counts('device', '1h', '24h'),
+  ...counts('device', '1h', '24h', '30d'),
   { dimension: 'device', aggregate: 'distinct', of: 'user', window: '30d' },
-  ...counts('ip', '1h', '24h'),
+  ...counts('ip', '1h', '24h', '30d'),
   { dimension: 'ip', aggregate: 'distinct', of: 'user', window: '24h' },
-  ...counts('email', '1h'),
+  ...counts('email', '1h', '30d'),
   { dimension: 'email', aggregate: 'distinct', of: 'user', window: '30d' },
-  ...counts('merchant', '24h', '7d', '30d'),
-  ...counts('label.merchant', '7d', '30d')
+  ...counts('merchant', '24h', '7d', '14d', '30d'),
+  ...counts('label.merchant', '7d', '14d', '30d'),
+  ...counts('card', '30d'),
+  ...counts('label.card', '30d'),
+  ...counts('label.device', '30d'),
+  ...counts('label.ip', '30d'),
+  ...counts('label.email', '30d')
 ]

@@ -1,5 +1,5 @@
 import { INPUTS } from './inputs.js'
-import { PRIOR, type ScoringModel } from './model.js'
+import { PRIOR, type LinearModel, type ScoringModel } from './model.js'
 
 /**
  * Online logistic regression, per tenant and mode: one AdaGrad step per labelled decision, pulled towards
@@ -29,7 +29,8 @@ const PRIOR_PULL = 1e-5
 /** Starting accumulator: damps the first steps. */
 const INITIAL_SQUARE = 1
 
-export function newLearner (start: ScoringModel, trained = 0): LearnerState {
+export function newLearner (model: ScoringModel, trained = 0): LearnerState {
+  const start = model.kind === 'trees' ? PRIOR : model
   return {
     bias: start.bias,
     weights: INPUTS.map(i => start.weights[i.name] ?? 0),
@@ -62,7 +63,7 @@ export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1, eventTim
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 
 /** The model a learner state stands for, under the next version name: <prior>.online-<n>. */
-export function snapshot (s: LearnerState): ScoringModel {
+export function snapshot (s: LearnerState): LinearModel {
   return {
     version: `${PRIOR.version}.online-${s.published + 1}`,
     bias: round6(s.bias),

@@ -1,23 +1,37 @@
 import type { Features } from '../decision/types.js'
-import { INPUTS, inputValues } from './inputs.js'
+import { contributions, type Forest } from './gbdt.js'
+import { INPUTS, inputValues, type ModelInput } from './inputs.js'
+import { TREE_INPUTS } from './tree-inputs.js'
 
 /**
- * A scoring model: logistic regression over INPUTS. A tenant's model starts as the global PRIOR and is
- * replaced by versions the model-trainer topology publishes as labels arrive; decisions record the version.
+ * A linear scoring model: logistic regression over INPUTS. A tenant's model starts as the global PRIOR,
+ * learned online from labels by the feedback topology until it has enough labels for trees.
  */
-export interface ScoringModel {
+export interface LinearModel {
+  kind?: 'linear'
   version: string
   bias: number
   /** By input name; an input a model does not name weighs 0. */
   weights: Record<string, number>
 }
 
+/** Gradient-boosted trees over the TREE_INPUTS it names (in its inputs' order), trained by the feedback topology. */
+export interface TreeModel {
+  kind: 'trees'
+  version: string
+  inputs: string[]
+  forest: Forest
+}
+
+/** What a tenant scores with; decisions record its version. */
+export type ScoringModel = LinearModel | TreeModel
+
 /**
  * The global prior: hand-set weights expressing common fraud knowledge (velocity, new devices, throwaway
  * identities, bad IPs, geo contradictions, SIM swaps and large or unusual amounts raise risk; known devices
  * and a consistent country lower it). A plain purchase by a known user on a known device scores about 0.01.
  */
-export const PRIOR: ScoringModel = {
+export const PRIOR: LinearModel = {
   version: 'prior-2026-11-23',
   bias: -4.2,
   weights: {
@@ -42,6 +56,10 @@ const round4 = (x: number) => Math.round(x * 10000) / 10000
 
 /** The score (0..1) and the signals that contributed most, strongest first (contributions per code summed). */
 export function scoreFeatures (features: Features, model: ScoringModel): ScoreOutcome {
+  return model.kind === 'trees' ? scoreTrees(features, model) : scoreLinear(features, model)
+}
+
+function scoreLinear (features: Features, model: LinearModel): ScoreOutcome {
   const x = inputValues(features)
   let logit = model.bias
   const bySignal = new Map<string, number>()
@@ -54,3 +72,30 @@ export function scoreFeatures (features: Features, model: ScoringModel): ScoreOu
   const signals = [...bySignal].filter(([, c]) => Math.abs(c) >= SIGNAL_MIN).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).map(([s]) => s)
   return { score: round4(1 / (1 + Math.exp(-logit))), signals }
 }
+
+/** The TREE_INPUTS a tree model names, in its order (an input no longer known reads 0). */
+const treeInputs = new WeakMap<TreeModel, Array<ModelInput | undefined>>()
+const byName = new Map(TREE_INPUTS.map(i => [i.name, i]))
+
+function scoreTrees (features: Features, model: TreeModel): ScoreOutcome {
+  let inputs = treeInputs.get(model)
+  if (inputs === undefined) treeInputs.set(model, inputs = model.inputs.map(name => byName.get(name)))
+  const x = new Float64Array(inputs.length)
+  for (let i = 0; i < inputs.length; i++) {
+    const value = inputs[i]?.value(features) ?? 0
+    x[i] = Number.isFinite(value) ? value : 0
+  }
+  const parts = new Float64Array(inputs.length)
+  const bias = contributions(model.forest, x, parts)
+  const bySignal = new Map<string, number>()
+  for (let i = 0; i < inputs.length; i++) {
+    if (parts[i] === 0 || inputs[i] === undefined) continue
+    bySignal.set(inputs[i]!.signal, (bySignal.get(inputs[i]!.signal) ?? 0) + parts[i]!)
+  }
+  const logit = bias + parts.reduce((a, b) => a + b, 0)
+  // Risk-raising contributions only: what lowered the score is no reason for it.
+  const signals = [...bySignal].filter(([, c]) => c >= SIGNAL_MIN).sort((a, b) => b[1] - a[1]).map(([s]) => s)
+  return { score: round4(1 / (1 + Math.exp(-logit))), signals }
+}
+
+
