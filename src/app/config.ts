@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { TreeTrainingSettings } from '../topologies/index.js'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   /** Model trainer: how often it publishes a new version when it learned something (ms), and when a decision without a fraud label counts as legitimate (days after its event time). */
   modelPublishIntervalMs: number
   labelMaturityDays: number
+  /** Gradient-boosted trees the model trainer retrains per tenant (docs/detection.md). */
+  modelTrees: TreeTrainingSettings
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
   defaultTenantId: string | undefined
 }
@@ -92,6 +95,12 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     webhookCaFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
+    modelTrees: {
+      everyDays: int(env, 'MODEL_RETRAIN_DAYS', 1, 1, 365),
+      windowDays: int(env, 'MODEL_TRAINING_DAYS', 21, 1, 365),
+      minFrauds: int(env, 'MODEL_MIN_FRAUDS', 30, 1, 1_000_000),
+      negativeSamplePercent: int(env, 'MODEL_NEGATIVE_SAMPLE_PERCENT', 10, 1, 100)
+    },
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
     topologyThread: env.TOPOLOGY_THREAD === 'worker' || env.TOPOLOGY_THREAD === 'main' ? env.TOPOLOGY_THREAD : 'auto',
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)

@@ -1,20 +1,10 @@
-import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import type { EventLog } from '../stream/eventlog/event-log.js'
 import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
 import { serveFollower } from '../stream/eventlog/follower.js'
 import type { HealthReport, PipelineHealth } from '../stream/health.js'
+import { workerFor } from '../stream/worker-thread.js'
 import type { Config } from './config.js'
-
-/**
- * A worker running the script next to this module: built, the .js file; from source (tests, benchmarks run
- * through tsx), the .ts file with tsx's loader registered in the worker first (loaders are per thread).
- */
-function topologyWorker (workerData: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./topology-worker.js', import.meta.url), { workerData })
-  const script = new URL('./topology-worker.ts', import.meta.url).href
-  return new Worker(`import('tsx/esm/api').then(tsx => { tsx.register(); return import(${JSON.stringify(script)}) })`, { eval: true, workerData })
-}
 
 export interface TopologyThread {
   /** Per consumer group of the worker's topologies, records not yet committed ({} once the worker is gone). */
@@ -28,7 +18,7 @@ export interface TopologyThread {
  */
 export async function startTopologyThread (config: Config, names: string[] | undefined, log: EventLog, health: PipelineHealth, logger: Logger): Promise<TopologyThread> {
   const embedded = log instanceof EmbeddedEventLog ? log : undefined
-  const worker = topologyWorker({ config, names, logLevel: logger.level, logHandle: embedded?.handle })
+  const worker = workerFor(import.meta.url, './topology-worker', { config, names, logLevel: logger.level, logHandle: embedded?.handle })
   const stopServing = embedded === undefined ? () => {} : serveFollower(embedded, worker)
   let remote: HealthReport | undefined
   health.include(() => remote)

@@ -1,4 +1,8 @@
 import { inputValues } from '../domain/model/inputs.js'
+import { DEFAULT_TRAINING, type Forest } from '../domain/model/gbdt.js'
+import { TREE_INPUTS, treeValues } from '../domain/model/tree-inputs.js'
+import type { TreeModel } from '../domain/model/model.js'
+import { trainInWorker } from './model-training.js'
 import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
 import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
@@ -15,13 +19,25 @@ const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */
 const ROW_RETENTION_MS = 90 * DAY_MS
 
-/** What the trainer keeps per decision: its input values, event time, and the label it was learned with. */
-interface Row { t: number, x: number[], learned?: 0 | 1 }
+/**
+ * What the trainer keeps per decision: its event time, its input values for the linear model (x) and for the
+ * trees (z; absent in rows kept before trees), and the label it was learned with.
+ */
+interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1 }
 
-/** Learns a row with a label and remembers which (a later, different label corrects it). */
-function teach (s: LearnerState, row: Row, y: 0 | 1): void {
-  learn(s, row.x, y, row.t)
-  row.learned = y
+/** A labelled row in the trees' training index: inputs, label, and its weight (1 / its sampling rate). */
+interface TrainingRow { z: number[], y: 0 | 1, w: number }
+
+/** The outcome of one training of a scope's trees: through when, and the forest (none: too few frauds). */
+interface Trained { scope: Scope, throughMs: number, forest?: Forest, rows: number, frauds: number }
+
+const round4 = (x: number) => Math.round(x * 10000) / 10000
+
+/** A deterministic share in [0, 1) of a trace id (FNV-1a): whether a legitimate row joins the trees' sample. */
+function shareOf (trace: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < trace.length; i++) h = Math.imul(h ^ trace.charCodeAt(i), 0x01000193)
+  return (h >>> 0) / 4294967296
 }
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
@@ -30,6 +46,8 @@ const rowKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'r', ...scopeP
 const pendingKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'p', ...scopeParts(s), trace)
 /** Due index: (scope, due time, trace, phase): phase m = matures (learn as legitimate unless labelled), x = row expires. */
 const dueKey = (s: Scope, dueMs: number, trace: string, phase: 'm' | 'x') => stateKey(TAG.learner, 'd', ...scopeParts(s), String(dueMs).padStart(15, '0'), trace, phase)
+/** The trees' training index: (scope, event time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
+const trainingKey = (s: Scope, t: number, trace: string) => stateKey(TAG.learner, 't', ...scopeParts(s), String(t).padStart(15, '0'), trace)
 /** Where the due index of a scope is still to be read: entries before it were handled (and deleted). */
 const dueFromKey = (s: Scope) => stateKey(TAG.learner, 'f', ...scopeParts(s))
 const json = (v: unknown) => Buffer.from(JSON.stringify(v))
@@ -53,6 +71,10 @@ type Learners = Map<string, OpenLearner>
  * batch, so a restart neither loses nor repeats a step. The model of a tenant has one writer: decisions and
  * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (stream/repartition.ts), so
  * one instance owns all of a tenant's rows and its learner however many share the group.
+ * Trees: every labelled row also enters a training index by event time (frauds all, legitimate rows sampled
+ * and weighted back). Every `modelTrees.everyDays` of event time a tenant's trees are trained in a worker
+ * thread on the index's rows of the `windowDays` before the maturity horizon (where every label is in); the
+ * next punctuation publishes them, and from then on they are the tenant's model, the linear one kept learning.
  */
 export const feedbackTrainer: Topology = {
   name: 'feedback',
@@ -60,6 +82,45 @@ export const feedbackTrainer: Topology = {
   build (ctx) {
     const { topics, config } = ctx
     const maturityMs = config.labelMaturityDays * DAY_MS
+    const trees = config.modelTrees
+    const negativeRate = trees.negativeSamplePercent / 100
+    /** Trainings under way by scope id, and those done, to publish. */
+    const training = new Set<string>()
+    const trained = new Map<string, Trained>()
+
+    /** Learns a row with a label, remembers which (a later, different label corrects it), updates the training index. */
+    const teach = (l: OpenLearner, writes: BatchWrites, trace: string, row: Row, y: 0 | 1) => {
+      learn(l.s, row.x, y, row.t)
+      row.learned = y
+      if (row.z === undefined) return
+      const key = trainingKey(l.scope, row.t, trace)
+      if (y === 1 || shareOf(trace) < negativeRate) writes.put(key, json({ z: row.z, y, w: y === 1 ? 1 : 1 / negativeRate } satisfies TrainingRow))
+      else writes.del(key)
+    }
+
+    /** Starts training a scope's trees when its maturity horizon moved `everyDays` past the last training. */
+    const maybeTrain = (l: OpenLearner) => {
+      const throughMs = l.s.watermarkMs - maturityMs
+      const id = scopeId(l.scope)
+      if (throughMs - (l.s.treesThroughMs ?? 0) < trees.everyDays * DAY_MS || training.has(id) || trained.has(id)) return
+      training.add(id)
+      trainTrees(l.scope, throughMs).then(
+        result => { trained.set(id, result) },
+        err => { ctx.logger.error({ err, scope: l.scope }, 'feedback: training trees failed') }
+      ).finally(() => training.delete(id))
+    }
+
+    /** Trains a scope's trees on its training index's rows of [throughMs - windowDays, throughMs). */
+    const trainTrees = async (scope: Scope, throughMs: number): Promise<Trained> => {
+      const rows: TrainingRow[] = []
+      const from = trainingKey(scope, Math.max(0, throughMs - trees.windowDays * DAY_MS), '')
+      for await (const [, raw] of scan(ctx.state.db, from, trainingKey(scope, throughMs, ''))) rows.push(JSON.parse(raw.toString()) as TrainingRow)
+      const frauds = rows.reduce((n, r) => n + r.y, 0)
+      if (frauds < trees.minFrauds || frauds === rows.length) return { scope, throughMs, rows: rows.length, frauds }
+      const columns = TREE_INPUTS.map((_, f) => Float64Array.from(rows, r => r.z[f] ?? 0))
+      const forest = await trainInWorker({ columns, labels: Uint8Array.from(rows, r => r.y), weights: Float64Array.from(rows, r => r.w) }, DEFAULT_TRAINING)
+      return { scope, throughMs, forest, rows: rows.length, frauds }
+    }
 
     const learnerOf = async (scope: Scope, { writes, local }: Batch<Learners>) => {
       let l = local.get(scopeId(scope))
@@ -78,10 +139,10 @@ export const feedbackTrainer: Topology = {
       const scope = scopeOf(d)
       if (await writes.get(rowKey(scope, d.trace_id)) !== undefined) return
       const l = await learnerOf(scope, batch)
-      const row: Row = { t: d.created_ms, x: Array.from(inputValues(d.features)) }
+      const row: Row = { t: d.created_ms, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
       const pending = await writes.get(pendingKey(scope, d.trace_id))
       if (pending !== undefined) {
-        teach(l.s, row, (JSON.parse(pending.toString()) as FeedbackLabel).label)
+        teach(l, writes, d.trace_id, row, (JSON.parse(pending.toString()) as FeedbackLabel).label)
         writes.del(pendingKey(scope, d.trace_id))
       }
       writes.put(rowKey(scope, d.trace_id), json(row))
@@ -97,7 +158,7 @@ export const feedbackTrainer: Topology = {
       const row = JSON.parse(raw.toString()) as Row
       if (row.learned === label.label) return
       const l = await learnerOf(scope, batch)
-      teach(l.s, row, label.label)
+      teach(l, writes, label.trace_id, row, label.label)
       writes.put(rowKey(scope, label.trace_id), json(row))
     }
 
@@ -123,7 +184,7 @@ export const feedbackTrainer: Topology = {
         if (phase === 'x') { writes.del(rk); continue }
         const row = JSON.parse(raw.toString()) as Row
         if (row.learned === undefined) {
-          teach(s, row, 0)
+          teach(l, writes, trace!, row, 0)
           writes.put(rk, json(row))
         }
         addDue(l, writes, Number(due) + ROW_RETENTION_MS, trace!, 'x')
@@ -132,13 +193,30 @@ export const feedbackTrainer: Topology = {
       l.dueFromMs = Math.min(s.watermarkMs + 1, l.addedMinDueMs)
     }
 
-    /** A new version for every tenant that learned something since its last one. */
+    /**
+     * Every tenant's trees trained since the last punctuation (and the training index before their window
+     * dropped); then, for a tenant without trees, a new linear version when it learned something since its last.
+     */
     const publish = async ({ writes, emit }: Batch<Learners>) => {
       const [gte, lt] = prefixRange(TAG.learner, 's')
       for await (const [key, raw] of scan(ctx.state.db, gte, lt)) {
         const s = JSON.parse(raw.toString()) as LearnerState
-        if (s.trained === s.publishedAt) continue
         const [, , tenant, mode] = key.toString().split('\u0000') as [string, string, string, Mode]
+        const scope = { tenant, mode }
+        const done = trained.get(scopeId(scope))
+        if (done !== undefined) {
+          trained.delete(scopeId(scope))
+          s.treesThroughMs = done.throughMs
+          for await (const [old] of scan(ctx.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - trees.windowDays * DAY_MS, ''))) writes.del(old)
+          if (done.forest !== undefined) {
+            s.treesPublished = (s.treesPublished ?? 0) + 1
+            const model: TreeModel = { kind: 'trees', version: `trees-${s.treesPublished}`, inputs: TREE_INPUTS.map(i => i.name), forest: done.forest }
+            emit(topics.models, modelRecord({ tenant_id: tenant, mode, model, trained: s.trained, trained_through_ms: done.throughMs, created_ms: ctx.clock() }))
+            ctx.logger.info({ scope, version: model.version, rows: done.rows, frauds: done.frauds }, 'feedback: trees published')
+          }
+          writes.put(key, json(s))
+        }
+        if (s.trained === s.publishedAt || (s.treesPublished ?? 0) > 0) continue
         const model = snapshot(s)
         s.published++
         s.publishedAt = s.trained
@@ -162,6 +240,7 @@ export const feedbackTrainer: Topology = {
       async endBatch ({ writes, local }) {
         for (const l of local.values()) {
           await mature(l, writes)
+          maybeTrain(l)
           writes.put(learnerKey(l.scope), json(l.s))
           writes.put(dueFromKey(l.scope), Buffer.from(String(l.dueFromMs)))
         }

@@ -12,10 +12,18 @@ import type { LogRecord } from '../domain/records/log-record.js'
 import type { CaseRecord } from '../domain/records/cases.js'
 import type { WebhookRecord } from '../domain/records/webhooks.js'
 
+/**
+ * When the model trainer retrains a tenant's trees: every `everyDays` of event time, on the labelled decisions of
+ * the `windowDays` before the maturity horizon, once they hold `minFrauds` frauds; legitimate decisions sampled
+ * at `negativeSamplePercent` (weighted back).
+ */
+export interface TreeTrainingSettings { everyDays: number, windowDays: number, minFrauds: number, negativeSamplePercent: number }
+
 /** The settings topologies read (a part of the process configuration, app/config.ts). */
 export interface TopologySettings {
   labelMaturityDays: number
   modelPublishIntervalMs: number
+  modelTrees: TreeTrainingSettings
   webhookTimeoutMs: number
   webhookCaFile?: string
   webhookBackoffScale: number

@@ -30,7 +30,7 @@ export interface TrainOptions {
   lambda: number
   /** Smallest sum of hessians (weighted p(1-p)) a child may have. */
   minChildWeight: number
-  /** Most quantile bins per feature (at most 256). */
+  /** Most quantile bins per feature (at most 65,536). */
   bins: number
 }
 
@@ -95,19 +95,20 @@ export function train (set: TrainingSet, options: TrainOptions = DEFAULT_TRAININ
 }
 
 /** A column's bin per row and the upper edge of each bin (the split thresholds). */
-interface BinnedColumn { bins: Uint8Array, edges: number[] }
+interface BinnedColumn { bins: Uint16Array, edges: number[] }
 
 /** Quantile bins: edges at distinct values, so that each bin holds about rows / bins rows. */
 function binColumn (values: Float64Array, maxBins: number): BinnedColumn {
   const sorted = Float64Array.from(values).sort()
   const edges: number[] = []
-  const step = sorted.length / Math.min(maxBins, 256)
-  for (let b = 1; b < Math.min(maxBins, 256); b++) {
+  const count = Math.min(maxBins, 65536)
+  const step = sorted.length / count
+  for (let b = 1; b < count; b++) {
     const edge = sorted[Math.min(sorted.length - 1, Math.floor(b * step))]!
     if (edges.length === 0 || edge > edges[edges.length - 1]!) edges.push(edge)
   }
   if (edges.length === 0 || edges[edges.length - 1]! < sorted[sorted.length - 1]!) edges.push(sorted[sorted.length - 1] ?? 0)
-  const bins = new Uint8Array(values.length)
+  const bins = new Uint16Array(values.length)
   for (let i = 0; i < values.length; i++) bins[i] = firstEdgeAtLeast(edges, values[i]!)
   return { bins, edges }
 }
@@ -174,8 +175,9 @@ function growTree (binned: BinnedColumn[], grad: Float64Array, hess: Float64Arra
 function bestSplit (binned: BinnedColumn[], grad: Float64Array, hess: Float64Array, rows: Int32Array, g: number, h: number, o: TrainOptions): Split | undefined {
   const parentScore = g * g / (h + o.lambda)
   let best: Split | undefined
-  const hg = new Float64Array(256)
-  const hh = new Float64Array(256)
+  const most = binned.reduce((m, c) => Math.max(m, c.edges.length), 0)
+  const hg = new Float64Array(most)
+  const hh = new Float64Array(most)
   for (let f = 0; f < binned.length; f++) {
     const { bins, edges } = binned[f]!
     if (edges.length < 2) continue

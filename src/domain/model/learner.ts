@@ -21,6 +21,10 @@ export interface LearnerState {
   /** Latest decision event time seen (ms): decisions older than this minus the maturity delay are labelled. */
   watermarkMs: number
   trainedThroughMs: number
+  /** Event time up to which the last trees were trained, or tried to be (0: never; absent in older states). */
+  treesThroughMs?: number
+  /** Tree versions published so far: while 0 the linear model is published. */
+  treesPublished?: number
 }
 
 const LEARNING_RATE = 0.1
@@ -39,7 +43,9 @@ export function newLearner (model: ScoringModel, trained = 0): LearnerState {
     published: 0,
     publishedAt: trained,
     watermarkMs: 0,
-    trainedThroughMs: 0
+    trainedThroughMs: 0,
+    treesThroughMs: 0,
+    treesPublished: 0
   }
 }
 

@@ -44,14 +44,24 @@ export class ModelRegistry {
     return raw === undefined ? undefined : (JSON.parse(raw.toString()) as ModelRecord).model
   }
 
-  /** Stores a published version and makes it active unless a newer one is (by training progress). */
+  /** Stores a published version and makes it active unless the active one is newer (supersedes). */
   apply (record: ModelRecord, writes: BatchWrites): void {
     const scope = { tenant: record.tenant_id, mode: record.mode }
     const value = Buffer.from(JSON.stringify(record))
     writes.put(versionKey(scope, record.model.version), value)
     const current = this.active.get(scopeId(scope))
-    if (current !== undefined && current.trained > record.trained) return
+    if (current !== undefined && !supersedes(record, current)) return
     writes.put(activeKey(scope), value)
     this.active.set(scopeId(scope), record)
   }
+}
+
+/**
+ * Whether a version replaces the active one: trees replace the linear model for good; among trees the one
+ * trained through a later event time, among linear versions the one that learned from more labels, wins.
+ */
+function supersedes (next: ModelRecord, active: ModelRecord): boolean {
+  const nextTrees = next.model.kind === 'trees'
+  if (nextTrees !== (active.model.kind === 'trees')) return nextTrees
+  return nextTrees ? next.trained_through_ms >= active.trained_through_ms : next.trained >= active.trained
 }
