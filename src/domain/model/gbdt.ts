@@ -34,7 +34,7 @@ export interface TrainOptions {
   bins: number
 }
 
-export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, bins: 64 }
+export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, bins: 256 }
 
 /** Labelled rows: values by column (`columns[f][row]`), labels 0/1, and a weight per row. */
 export interface TrainingSet { columns: Float64Array[], labels: Uint8Array, weights: Float64Array }
