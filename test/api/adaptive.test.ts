@@ -68,7 +68,9 @@ describe('features from local state', () => {
     const first = await recorded((await score({ event: 'login', user_id: 'u-geo', device_id: 'd-geo', geo: paris })).trace_id)
     expect(first.evaluation.features).toMatchObject({ device_known: 0, consistent_geo: 0 })
     const second = await score({ event: 'login', user_id: 'u-geo', device_id: 'd-geo', geo: paris })
-    expect(second.signals).toEqual(expect.arrayContaining(['known_device', 'consistent_geo']))
+    expect((await recorded(second.trace_id)).evaluation.features).toMatchObject({ device_known: 1, consistent_geo: 1 })
+    expect(second.signals).not.toContain('known_device') // they lower the score: no risk signals
+    expect(second.signals).not.toContain('consistent_geo')
     const away = await score({ event: 'login', user_id: 'u-geo', device_id: 'd-geo', geo: { country: 'US', ip_country: 'RU', lat: 40.71, lon: -74 } })
     expect(away.signals).toEqual(expect.arrayContaining(['impossible_travel', 'geo_mismatch']))
     expect(away.score).toBeGreaterThan(second.score)

@@ -46,7 +46,7 @@ export const PRIOR: LinearModel = {
   }
 }
 
-/** An input's contribution must reach this (in absolute log-odds) for its signal to be reported. */
+/** An input's contribution must raise the log-odds by this for its signal to be reported. */
 const SIGNAL_MIN = 0.25
 
 export interface ScoreOutcome { score: number, signals: string[] }
@@ -54,7 +54,7 @@ export interface ScoreOutcome { score: number, signals: string[] }
 /** Rounds to 4 decimals so the recorded score and the returned score are the same number. */
 const round4 = (x: number) => Math.round(x * 10000) / 10000
 
-/** The score (0..1) and the signals that contributed most, strongest first (contributions per code summed). */
+/** The score (0..1) and the signals that raised it most, strongest first (contributions per code summed). */
 export function scoreFeatures (features: Features, model: ScoringModel): ScoreOutcome {
   return model.kind === 'trees' ? scoreTrees(features, model) : scoreLinear(features, model)
 }
@@ -69,8 +69,12 @@ function scoreLinear (features: Features, model: LinearModel): ScoreOutcome {
     logit += c
     bySignal.set(INPUTS[i]!.signal, (bySignal.get(INPUTS[i]!.signal) ?? 0) + c)
   }
-  const signals = [...bySignal].filter(([, c]) => Math.abs(c) >= SIGNAL_MIN).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).map(([s]) => s)
-  return { score: round4(1 / (1 + Math.exp(-logit))), signals }
+  return { score: round4(1 / (1 + Math.exp(-logit))), signals: riskSignals(bySignal) }
+}
+
+/** The signal codes whose contributions raise the score by at least SIGNAL_MIN, strongest first: what lowered it is no reason for it. */
+function riskSignals (bySignal: Map<string, number>): string[] {
+  return [...bySignal].filter(([, c]) => c >= SIGNAL_MIN).sort((a, b) => b[1] - a[1]).map(([s]) => s)
 }
 
 /** The TREE_INPUTS a tree model names, in its order (an input no longer known reads 0). */
@@ -93,9 +97,7 @@ function scoreTrees (features: Features, model: TreeModel): ScoreOutcome {
     bySignal.set(inputs[i]!.signal, (bySignal.get(inputs[i]!.signal) ?? 0) + parts[i]!)
   }
   const logit = bias + parts.reduce((a, b) => a + b, 0)
-  // Risk-raising contributions only: what lowered the score is no reason for it.
-  const signals = [...bySignal].filter(([, c]) => c >= SIGNAL_MIN).sort((a, b) => b[1] - a[1]).map(([s]) => s)
-  return { score: round4(1 / (1 + Math.exp(-logit))), signals }
+  return { score: round4(1 / (1 + Math.exp(-logit))), signals: riskSignals(bySignal) }
 }
 
 
