@@ -72,7 +72,19 @@ export const decisionSchema = {
         rules: { type: 'array', items: { type: 'string' } }
       }
     },
-    override_gate: { type: 'string' }
+    override_gate: { type: 'string' },
+    counterfactual: {
+      type: ['object', 'null'],
+      description: 'On flag and reject: the smallest change of an actionable input (the amount) that would have made the decision approve; null when none would.',
+      required: ['action', 'changes'],
+      properties: {
+        action: { type: 'string', enum: ['approve'] },
+        changes: {
+          type: 'array',
+          items: { type: 'object', required: ['field', 'from', 'to'], properties: { field: { type: 'string', enum: ['amount'] }, from: { type: 'number' }, to: { type: 'number' } } }
+        }
+      }
+    }
   }
 } as const
 

@@ -1,7 +1,8 @@
 import { decide } from '../domain/decision/decide.js'
+import { counterfactualOf } from '../domain/decision/counterfactual.js'
 import { policyOf } from '../domain/decision/default-policy.js'
 import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decision/types.js'
-import { extractFeatures, ruleSignals } from '../domain/features/extract.js'
+import { extractFeatures, ruleSignals, type FeatureInputs } from '../domain/features/extract.js'
 import type { ModelRegistry } from '../stream/views/model-registry.js'
 import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
 import { caseGateId } from '../stores/cases.js'
@@ -105,7 +106,7 @@ export class ScoringService {
     const active = await this.rulesets.activeRuleset(scope)
     const velocity = await this.velocity.view(scope, request, nowMs, active.compiled.velocityNeeds)
     try {
-      const features = extractFeatures(request, {
+      const inputs: FeatureInputs = {
         velocity: velocity.features(),
         deviceFirstSeenMs: at(seen) === undefined ? undefined : Number(at(seen)!.toString()),
         countrySeenBefore: velocity.lastLinked('user', 'country') !== undefined,
@@ -113,12 +114,12 @@ export class ScoringService {
         simSwap: parseSimSwap(at(swap)),
         ipReputation: this.views.reputation.lookup(scope, request.ip),
         nowMs
-      })
+      }
       const context = {
         overrides: parseArrays<Override>(found.slice(...overrides)),
         caseGates: parseArrays<CaseGate>(found.slice(...gates))
       }
-      const { decision, record, ops } = this.decide(call, features, active, context)
+      const { decision, record, ops } = this.decide(call, inputs, active, context)
       return { decision, record, ops: [...ops, ...velocity.incrementOps()], velocity }
     } catch (err) {
       velocity.release()
@@ -126,13 +127,20 @@ export class ScoringService {
     }
   }
 
-  private decide (call: ScoreCall, features: Record<string, number>, active: ActiveRuleset,
+  private decide (call: ScoreCall, inputs: FeatureInputs, active: ActiveRuleset,
     gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, record: TransactionRecord, ops: WriteOp[] } {
     const { scope, request, nowMs } = call
-    const model = this.views.models.model(scope)
-    const evaluation = decide(request, { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model, ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId })
+    const features = extractFeatures(request, inputs)
+    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId }
+    const evaluation = decide(request, context)
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
+    if (decision.action !== 'approve') {
+      decision.counterfactual = counterfactualOf(request, changed => {
+        const changedFeatures = extractFeatures(changed, inputs)
+        return decide(changed, { ...context, features: changedFeatures, signals: ruleSignals(changedFeatures) }).decision.action === 'approve'
+      }) ?? null
+    }
     const seq = this.outbox.nextSeq()
     const record: TransactionRecord = {
       trace_id: call.traceId,

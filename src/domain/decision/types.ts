@@ -33,6 +33,14 @@ export interface Decision {
   shadow?: ShadowOutcome
   /** Present when a Stage 3 gate changed the action: `admin_override:<id>` or `case_review:<case id>`. */
   override_gate?: string
+  /** On `flag` and `reject`: the smallest actionable change that would have made it `approve`; null when none would. */
+  counterfactual?: Counterfactual | null
+}
+
+/** decision.counterfactual: the inputs to change (from what the request had to what would be approved) and the action then. */
+export interface Counterfactual {
+  action: 'approve'
+  changes: Array<{ field: 'amount', from: number, to: number }>
 }
 
 /** decision.shadow: the action the shadow rules would have produced and the ids of those that matched. */

@@ -1,8 +1,8 @@
 import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf'
 import { BinaryReader } from '@bufbuild/protobuf/wire'
-import type { Action, Decision, Features, ScoreRequest } from '../decision/types.js'
+import type { Action, Counterfactual, Decision, Features, ScoreRequest } from '../decision/types.js'
 import { DecisionRecordedSchema, RuleErrorSchema, type DecisionRecorded } from '../../gen/fraud/v1/events_pb.js'
-import { DecisionSchema, ScoreRequestSchema, ShadowOutcomeSchema, type ScoreRequest as ProtoScoreRequest } from '../../gen/fraud/v1/score_pb.js'
+import { CounterfactualSchema, DecisionSchema, InputChangeSchema, ScoreRequestSchema, ShadowOutcomeSchema, type Counterfactual as ProtoCounterfactual, type ScoreRequest as ProtoScoreRequest } from '../../gen/fraud/v1/score_pb.js'
 
 /** A recorded decision: what GET /v1/transactions/{id} returns and what the `decisions` topic carries. */
 export interface TransactionRecord {
@@ -58,7 +58,8 @@ export function toEvent (r: TransactionRecord): DecisionRecorded {
       traceId: r.decision.trace_id,
       latencyMs: r.decision.latency_ms,
       shadow: r.decision.shadow === undefined ? undefined : create(ShadowOutcomeSchema, r.decision.shadow),
-      overrideGate: r.decision.override_gate
+      overrideGate: r.decision.override_gate,
+      counterfactual: toCounterfactual(r.decision.counterfactual)
     }),
     rulesetVersion: r.ruleset_version,
     modelVersion: r.model_version,
@@ -109,7 +110,8 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
       trace_id: d.traceId,
       latency_ms: d.latencyMs,
       shadow: d.shadow === undefined ? undefined : { action: d.shadow.action as Action, rules: d.shadow.rules },
-      override_gate: d.overrideGate
+      override_gate: d.overrideGate,
+      counterfactual: fromCounterfactual(d.counterfactual)
     }),
     ruleset_version: e.rulesetVersion,
     model_version: e.modelVersion,
@@ -170,4 +172,15 @@ export function decisionSubject (bytes: Uint8Array): DecisionSubject {
   }
   if (subject.trace_id === '' || subject.tenant_id === '' || subject.request === undefined) throw new Error('not a DecisionRecorded: no trace_id, tenant_id or request')
   return subject
+}
+
+/** A decision's counterfactual on the wire: none on approve, one without changes for null (no change would approve). */
+function toCounterfactual (c: Counterfactual | null | undefined): ProtoCounterfactual | undefined {
+  if (c === undefined) return undefined
+  return create(CounterfactualSchema, c === null ? { action: '', changes: [] } : { action: c.action, changes: c.changes.map(x => create(InputChangeSchema, x)) })
+}
+
+function fromCounterfactual (c: ProtoCounterfactual | undefined): Counterfactual | null | undefined {
+  if (c === undefined) return undefined
+  return c.changes.length === 0 ? null : { action: 'approve', changes: c.changes.map(x => ({ field: x.field as 'amount', from: x.from, to: x.to })) }
 }

@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/score.proto.
  */
 export const file_fraud_v1_score: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEigQMKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCgpldmVudF90aW1lGAsgASgDSAaIAQFCCQoHX2Ftb3VudEILCglfY3VycmVuY3lCCgoIX3VzZXJfaWRCBQoDX2lwQgwKCl9kZXZpY2VfaWRCCAoGX2VtYWlsQg0KC19ldmVudF90aW1lItoBCghEZWNpc2lvbhINCgVzY29yZRgBIAEoARISCgpyaXNrX2xldmVsGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIPCgdzaWduYWxzGAQgAygJEg0KBXJ1bGVzGAUgAygJEhAKCHRyYWNlX2lkGAYgASgJEhIKCmxhdGVuY3lfbXMYByABKAUSJwoGc2hhZG93GAggASgLMhcuZnJhdWQudjEuU2hhZG93T3V0Y29tZRIaCg1vdmVycmlkZV9nYXRlGAkgASgJSACIAQFCEAoOX292ZXJyaWRlX2dhdGUiLgoNU2hhZG93T3V0Y29tZRIOCgZhY3Rpb24YASABKAkSDQoFcnVsZXMYAiADKAliBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("ChRmcmF1ZC92MS9zY29yZS5wcm90bxIIZnJhdWQudjEigQMKDFNjb3JlUmVxdWVzdBINCgVldmVudBgBIAEoCRITCgZhbW91bnQYAiABKAFIAIgBARIVCghjdXJyZW5jeRgDIAEoCUgBiAEBEhQKB3VzZXJfaWQYBCABKAlIAogBARIPCgJpcBgFIAEoCUgDiAEBEhYKCWRldmljZV9pZBgGIAEoCUgEiAEBEhIKBWVtYWlsGAcgASgJSAWIAQESJAoDZ2VvGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGY3VzdG9tGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCgpldmVudF90aW1lGAsgASgDSAaIAQFCCQoHX2Ftb3VudEILCglfY3VycmVuY3lCCgoIX3VzZXJfaWRCBQoDX2lwQgwKCl9kZXZpY2VfaWRCCAoGX2VtYWlsQg0KC19ldmVudF90aW1lIqQCCghEZWNpc2lvbhINCgVzY29yZRgBIAEoARISCgpyaXNrX2xldmVsGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIPCgdzaWduYWxzGAQgAygJEg0KBXJ1bGVzGAUgAygJEhAKCHRyYWNlX2lkGAYgASgJEhIKCmxhdGVuY3lfbXMYByABKAUSJwoGc2hhZG93GAggASgLMhcuZnJhdWQudjEuU2hhZG93T3V0Y29tZRIaCg1vdmVycmlkZV9nYXRlGAkgASgJSACIAQESNQoOY291bnRlcmZhY3R1YWwYCiABKAsyGC5mcmF1ZC52MS5Db3VudGVyZmFjdHVhbEgBiAEBQhAKDl9vdmVycmlkZV9nYXRlQhEKD19jb3VudGVyZmFjdHVhbCJICg5Db3VudGVyZmFjdHVhbBIOCgZhY3Rpb24YASABKAkSJgoHY2hhbmdlcxgCIAMoCzIVLmZyYXVkLnYxLklucHV0Q2hhbmdlIjYKC0lucHV0Q2hhbmdlEg0KBWZpZWxkGAEgASgJEgwKBGZyb20YAiABKAESCgoCdG8YAyABKAEiLgoNU2hhZG93T3V0Y29tZRIOCgZhY3Rpb24YASABKAkSDQoFcnVsZXMYAiADKAliBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * Body of POST /v1/score. Only `event` is required; every other field sharpens the decision.
@@ -140,6 +140,14 @@ export type Decision = Message<"fraud.v1.Decision"> & {
    * @generated from field: optional string override_gate = 9;
    */
   overrideGate?: string | undefined;
+
+  /**
+   * On flag and reject: the smallest actionable change that would have made it approve, with no changes when
+   * none would (null in JSON); absent on approve.
+   *
+   * @generated from field: optional fraud.v1.Counterfactual counterfactual = 10;
+   */
+  counterfactual?: Counterfactual | undefined;
 };
 
 /**
@@ -148,6 +156,57 @@ export type Decision = Message<"fraud.v1.Decision"> & {
  */
 export const DecisionSchema: GenMessage<Decision> = /*@__PURE__*/
   messageDesc(file_fraud_v1_score, 1);
+
+/**
+ * @generated from message fraud.v1.Counterfactual
+ */
+export type Counterfactual = Message<"fraud.v1.Counterfactual"> & {
+  /**
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * @generated from field: repeated fraud.v1.InputChange changes = 2;
+   */
+  changes: InputChange[];
+};
+
+/**
+ * Describes the message fraud.v1.Counterfactual.
+ * Use `create(CounterfactualSchema)` to create a new message.
+ */
+export const CounterfactualSchema: GenMessage<Counterfactual> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_score, 2);
+
+/**
+ * One input of the request changed: from what it was to what would have been approved.
+ *
+ * @generated from message fraud.v1.InputChange
+ */
+export type InputChange = Message<"fraud.v1.InputChange"> & {
+  /**
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * @generated from field: double from = 2;
+   */
+  from: number;
+
+  /**
+   * @generated from field: double to = 3;
+   */
+  to: number;
+};
+
+/**
+ * Describes the message fraud.v1.InputChange.
+ * Use `create(InputChangeSchema)` to create a new message.
+ */
+export const InputChangeSchema: GenMessage<InputChange> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_score, 3);
 
 /**
  * @generated from message fraud.v1.ShadowOutcome
@@ -169,5 +228,5 @@ export type ShadowOutcome = Message<"fraud.v1.ShadowOutcome"> & {
  * Use `create(ShadowOutcomeSchema)` to create a new message.
  */
 export const ShadowOutcomeSchema: GenMessage<ShadowOutcome> = /*@__PURE__*/
-  messageDesc(file_fraud_v1_score, 2);
+  messageDesc(file_fraud_v1_score, 4);
 
