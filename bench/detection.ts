@@ -1,7 +1,8 @@
 /**
  * Detection quality on the Fraud Detection Handbook's simulated card transactions (../shared/bench): replays
  * DETECTION_FROM..DETECTION_TO through the real API (its own process, embedded transport, fresh state) in
- * event-time order, frauds fed back as case dispositions after 7 days, and grades the scores with the book's
+ * event-time order (waiting at each new day until the pipeline has caught up, as a day of real traffic would let
+ * it), frauds fed back as case dispositions after 7 days, and grades the scores with the book's
  * protocol (src/domain/detection-protocol.ts) on each test week of DETECTION_WEEKS: the book's test week
  * (08-08..08-14) and the four weeks of its prequential model selection (08-08..09-04), next to its baselines.
  *   npm run bench:detection     (DETECTION_FROM=2018-07-01 DETECTION_TO=2018-09-05
@@ -35,6 +36,7 @@ try {
     testWeeksMs: weeks.map(day),
     feedbackDelayMs: 7 * 86_400_000,
     batchSize: 500,
+    settleDaily: true,
     progress: line => process.stderr.write(line + '\n')
   })
   console.log(`\n${reportLines(report).join('\n')}\n(${Math.round((Date.now() - startedAt) / 1000)} s)`)

@@ -20,6 +20,11 @@ export interface ReplayOptions {
   /** Labels reach the service this long after the transaction (the book: 7 days). */
   feedbackDelayMs: number
   batchSize: number
+  /**
+   * At each new day of event time, wait until the service's pipeline has applied everything sent (GET /healthz
+   * shows no consumer lag), as a day of real traffic would let it; the replay then runs at the service's pace.
+   */
+  settleDaily?: boolean
   progress: (line: string) => void
 }
 
@@ -75,6 +80,15 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
       if (caseId !== undefined && (await post(`/v1/cases/${caseId}/disposition`, { outcome: 'fraud', analyst: 'replay', reason: 'chargeback' })).status === 200) feedback++
     }
   }
+  let settledDay = -1
+  /** Until no consumer group of the service lags (at most a minute). */
+  const settle = async () => {
+    for (const until = Date.now() + 60_000; Date.now() < until;) {
+      const health = await (await fetch(o.url + '/healthz')).json() as { lag?: Record<string, number> }
+      if (Object.values(health.lag ?? {}).every(n => n === 0)) return
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+  }
   const flush = async () => {
     if (batch.length === 0) return
     const res = await post('/v1/score/batch', { events: batch.map(scoreEventOf) })
@@ -90,6 +104,10 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
     const last = batch[batch.length - 1]!
     batch = []
     await sendFeedback(last.timeMs)
+    if (o.settleDaily === true && dayNumber(last.timeMs) !== settledDay) {
+      settledDay = dayNumber(last.timeMs)
+      await settle()
+    }
     if (replayed % 20_000 < o.batchSize) o.progress(`replayed ${replayed} (${isoDay(dayNumber(last.timeMs))}), ${feedback} frauds fed back, ${Math.round(replayed / ((Date.now() - started) / 1000))} tx/s`)
   }
 
