@@ -10,6 +10,7 @@ import { eventTimeMs, scoreRequestError, toScoreRequest } from '../services/scor
 import { CASE_OUTCOMES, type CaseOutcome } from '../domain/cases/types.js'
 import { subjectsOf } from '../domain/decision/subjects.js'
 import { DecisionSchema, ShadowOutcomeSchema, type ScoreRequest as ScoreRequestMessage, ScoreRequestSchema } from '../gen/fraud/v1/score_pb.js'
+import { toCounterfactual } from '../domain/records/decisions.js'
 import { FeedbackRequestSchema, FeedbackResponseSchema } from '../gen/scoring/scorer_pb.js'
 import { newId } from '../domain/ids.js'
 import type { ScoringService } from '../services/scoring-service.js'
@@ -84,7 +85,8 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state'> & CaseComma
       const d = await service.score({ scope: principalScope(p), traceId: newId('trc'), request, nowMs: eventTimeMs(request, core.clock()), startedAt })
       return create(DecisionSchema, {
         score: d.score, riskLevel: d.risk_level, action: d.action, signals: d.signals, rules: d.rules, traceId: d.trace_id, latencyMs: d.latency_ms,
-        shadow: d.shadow === undefined ? undefined : create(ShadowOutcomeSchema, d.shadow), overrideGate: d.override_gate
+        shadow: d.shadow === undefined ? undefined : create(ShadowOutcomeSchema, d.shadow), overrideGate: d.override_gate,
+        counterfactual: toCounterfactual(d.counterfactual)
       })
     }),
     feedback: unary<MessageShape<typeof FeedbackRequestSchema>, MessageShape<typeof FeedbackResponseSchema>>(async call => {

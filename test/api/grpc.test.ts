@@ -28,10 +28,12 @@ afterAll(async () => {
 
 describe('gRPC scoring.Scorer', () => {
   it('Score: same auth and the same recorded decision as REST', async () => {
-    const { value } = await rpc<{ action: string, traceId: string, rules: string[], riskLevel: string }>('score', create(ScoreRequestSchema, { event: 'payment', amount: 25_000, userId: 'u-grpc', custom: { card_bin: '411111' } }))
+    const { value } = await rpc<{ action: string, traceId: string, rules: string[], riskLevel: string, counterfactual: { action: string, changes: Array<{ field: string, from: number, to: number }> } }>('score', create(ScoreRequestSchema, { event: 'payment', amount: 25_000, userId: 'u-grpc', custom: { card_bin: '411111' } }))
     expect(value).toMatchObject({ action: 'flag', rules: ['amount_over_10000'] })
     const tx = (await app.server.inject({ method: 'GET', url: `/v1/transactions/${value!.traceId}`, headers: auth() })).json()
     expect(tx.decision).toMatchObject({ action: 'flag', risk_level: value!.riskLevel, trace_id: value!.traceId })
+    expect(value!.counterfactual).toMatchObject({ action: 'approve', changes: [{ field: 'amount', from: 25_000 }] })
+    expect(value!.counterfactual.changes[0]!.to).toBe(tx.decision.counterfactual.changes[0].to)
     expect(tx.request.custom).toEqual({ card_bin: '411111' })
 
     expect((await rpc('score', create(ScoreRequestSchema, { event: 'payment' }), null)).error).toMatchObject({ code: grpc.status.UNAUTHENTICATED })

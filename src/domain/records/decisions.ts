@@ -175,7 +175,7 @@ export function decisionSubject (bytes: Uint8Array): DecisionSubject {
 }
 
 /** A decision's counterfactual on the wire: none on approve, one without changes for null (no change would approve). */
-function toCounterfactual (c: Counterfactual | null | undefined): ProtoCounterfactual | undefined {
+export function toCounterfactual (c: Counterfactual | null | undefined): ProtoCounterfactual | undefined {
   if (c === undefined) return undefined
   return create(CounterfactualSchema, c === null ? { action: '', changes: [] } : { action: c.action, changes: c.changes.map(x => create(InputChangeSchema, x)) })
 }
