@@ -57,9 +57,15 @@ export const INPUTS: readonly ModelInput[] = [
   { name: 'sim_swap_confidence', signal: 'sim_swap_confidence', value: f => v(f, 'sim_swap_confidence') }
 ]
 
-/** The inputs' values for one decision, in INPUTS order. */
-export function inputValues (f: Features): Float64Array {
-  const x = new Float64Array(INPUTS.length)
-  for (let i = 0; i < INPUTS.length; i++) x[i] = INPUTS[i]!.value(f)
+/** The values of `inputs` for one decision, in their order; an input not known (undefined) or not finite reads 0. */
+export function valuesOf (inputs: ReadonlyArray<ModelInput | undefined>, f: Features): Float64Array {
+  const x = new Float64Array(inputs.length)
+  for (let i = 0; i < inputs.length; i++) {
+    const value = inputs[i]?.value(f) ?? 0
+    x[i] = Number.isFinite(value) ? value : 0
+  }
   return x
 }
+
+/** The inputs' values for one decision, in INPUTS order. */
+export const inputValues = (f: Features): Float64Array => valuesOf(INPUTS, f)

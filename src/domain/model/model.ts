@@ -1,6 +1,6 @@
 import type { Features } from '../decision/types.js'
 import { contributions, type Forest } from './gbdt.js'
-import { INPUTS, inputValues, type ModelInput } from './inputs.js'
+import { INPUTS, inputValues, valuesOf, type ModelInput } from './inputs.js'
 import { TREE_INPUTS } from './tree-inputs.js'
 
 /**
@@ -84,11 +84,7 @@ const byName = new Map(TREE_INPUTS.map(i => [i.name, i]))
 function scoreTrees (features: Features, model: TreeModel): ScoreOutcome {
   let inputs = treeInputs.get(model)
   if (inputs === undefined) treeInputs.set(model, inputs = model.inputs.map(name => byName.get(name)))
-  const x = new Float64Array(inputs.length)
-  for (let i = 0; i < inputs.length; i++) {
-    const value = inputs[i]?.value(features) ?? 0
-    x[i] = Number.isFinite(value) ? value : 0
-  }
+  const x = valuesOf(inputs, features)
   const parts = new Float64Array(inputs.length)
   const bias = contributions(model.forest, x, parts)
   const bySignal = new Map<string, number>()

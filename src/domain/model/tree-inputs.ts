@@ -1,5 +1,5 @@
 import type { Features } from '../decision/types.js'
-import type { ModelInput } from './inputs.js'
+import { valuesOf, type ModelInput } from './inputs.js'
 
 const v = (f: Features, name: string) => f[name] ?? 0
 /** Sum over count of a window, 0 without history. */
@@ -80,11 +80,4 @@ export const TREE_INPUTS: readonly ModelInput[] = [
 ]
 
 /** The trees' input values for one decision, in TREE_INPUTS order. */
-export function treeValues (f: Features): Float64Array {
-  const x = new Float64Array(TREE_INPUTS.length)
-  for (let i = 0; i < TREE_INPUTS.length; i++) {
-    const value = TREE_INPUTS[i]!.value(f)
-    x[i] = Number.isFinite(value) ? value : 0
-  }
-  return x
-}
+export const treeValues = (f: Features): Float64Array => valuesOf(TREE_INPUTS, f)
