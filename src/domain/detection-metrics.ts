@@ -1,6 +1,6 @@
 /** Detection metrics of the Fraud Detection Handbook, pure. */
 
-export interface Scored { score: number, label: 0 | 1 }
+export interface Scored { score: number, label: 0 | 1, /** How many transactions this one stands for (a sample's weight); 1 when absent. */ weight?: number }
 
 /** Area under the ROC curve (Mann-Whitney U, ties counted half). NaN when a class is missing. */
 export function aucRoc (items: readonly Scored[]): number {
@@ -19,19 +19,28 @@ export function aucRoc (items: readonly Scored[]): number {
   return (rankSumPositives - positives * (positives + 1) / 2) / (positives * negatives)
 }
 
-/** Average precision: sum over score thresholds of (recall gain) x precision, as scikit-learn computes it. */
+/**
+ * Average precision: sum over score thresholds of (recall gain) x precision, as scikit-learn computes it, each
+ * item counted by its weight (scikit-learn's sample_weight).
+ */
 export function averagePrecision (items: readonly Scored[]): number {
   const sorted = [...items].sort((a, b) => b.score - a.score)
-  const positives = sorted.filter(s => s.label === 1).length
+  const positives = sorted.reduce((n, s) => n + s.label * (s.weight ?? 1), 0)
   if (positives === 0) return NaN
   let truePositives = 0
+  let seen = 0
   let ap = 0
   for (let i = 0; i < sorted.length;) {
     let j = i
     let gained = 0
-    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) { gained += sorted[j]!.label; j++ }
+    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) {
+      const w = sorted[j]!.weight ?? 1
+      gained += sorted[j]!.label * w
+      seen += w
+      j++
+    }
     truePositives += gained
-    ap += (gained / positives) * (truePositives / j)
+    ap += (gained / positives) * (truePositives / seen)
     i = j
   }
   return ap

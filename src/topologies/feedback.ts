@@ -1,8 +1,6 @@
 import { inputValues } from '../domain/model/inputs.js'
-import { DEFAULT_TRAINING, type Forest } from '../domain/model/gbdt.js'
-import { TREE_INPUTS, treeValues } from '../domain/model/tree-inputs.js'
-import type { TreeModel } from '../domain/model/model.js'
-import { trainInWorker } from './model-training.js'
+import { treeValues } from '../domain/model/tree-inputs.js'
+import { TreeTrainer } from './tree-trainer.js'
 import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
 import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
@@ -25,20 +23,7 @@ const ROW_RETENTION_MS = 90 * DAY_MS
  */
 interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1 }
 
-/** A labelled row in the trees' training index: inputs, label, and its weight (1 / its sampling rate). */
-interface TrainingRow { z: number[], y: 0 | 1, w: number }
-
-/** The outcome of one training of a scope's trees: through when, and the forest (none: too few frauds). */
-interface Trained { scope: Scope, throughMs: number, forest?: Forest, rows: number, frauds: number }
-
 const round4 = (x: number) => Math.round(x * 10000) / 10000
-
-/** A deterministic share in [0, 1) of a trace id (FNV-1a): whether a legitimate row joins the trees' sample. */
-function shareOf (trace: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < trace.length; i++) h = Math.imul(h ^ trace.charCodeAt(i), 0x01000193)
-  return (h >>> 0) / 4294967296
-}
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
 const learnerKey = (s: Scope) => stateKey(TAG.learner, 's', ...scopeParts(s))
@@ -46,8 +31,6 @@ const rowKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'r', ...scopeP
 const pendingKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'p', ...scopeParts(s), trace)
 /** Due index: (scope, due time, trace, phase): phase m = matures (learn as legitimate unless labelled), x = row expires. */
 const dueKey = (s: Scope, dueMs: number, trace: string, phase: 'm' | 'x') => stateKey(TAG.learner, 'd', ...scopeParts(s), String(dueMs).padStart(15, '0'), trace, phase)
-/** The trees' training index: (scope, event time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
-const trainingKey = (s: Scope, t: number, trace: string) => stateKey(TAG.learner, 't', ...scopeParts(s), String(t).padStart(15, '0'), trace)
 /** Where the due index of a scope is still to be read: entries before it were handled (and deleted). */
 const dueFromKey = (s: Scope) => stateKey(TAG.learner, 'f', ...scopeParts(s))
 const json = (v: unknown) => Buffer.from(JSON.stringify(v))
@@ -82,44 +65,13 @@ export const feedbackTrainer: Topology = {
   build (ctx) {
     const { topics, config } = ctx
     const maturityMs = config.labelMaturityDays * DAY_MS
-    const trees = config.modelTrees
-    const negativeRate = trees.negativeSamplePercent / 100
-    /** Trainings under way by scope id, and those done, to publish. */
-    const training = new Set<string>()
-    const trained = new Map<string, Trained>()
+    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger)
 
-    /** Learns a row with a label, remembers which (a later, different label corrects it), updates the training index. */
+    /** Learns a row with a label, remembers which (a later, different label corrects it), updates the trees' index. */
     const teach = (l: OpenLearner, writes: BatchWrites, trace: string, row: Row, y: 0 | 1) => {
       learn(l.s, row.x, y, row.t)
       row.learned = y
-      if (row.z === undefined) return
-      const key = trainingKey(l.scope, row.t, trace)
-      if (y === 1 || shareOf(trace) < negativeRate) writes.put(key, json({ z: row.z, y, w: y === 1 ? 1 : 1 / negativeRate } satisfies TrainingRow))
-      else writes.del(key)
-    }
-
-    /** Starts training a scope's trees when its maturity horizon moved `everyDays` past the last training. */
-    const maybeTrain = (l: OpenLearner) => {
-      const throughMs = l.s.watermarkMs - maturityMs
-      const id = scopeId(l.scope)
-      if (throughMs - (l.s.treesThroughMs ?? 0) < trees.everyDays * DAY_MS || training.has(id) || trained.has(id)) return
-      training.add(id)
-      trainTrees(l.scope, throughMs).then(
-        result => { trained.set(id, result) },
-        err => { ctx.logger.error({ err, scope: l.scope }, 'feedback: training trees failed') }
-      ).finally(() => training.delete(id))
-    }
-
-    /** Trains a scope's trees on its training index's rows of [throughMs - windowDays, throughMs). */
-    const trainTrees = async (scope: Scope, throughMs: number): Promise<Trained> => {
-      const rows: TrainingRow[] = []
-      const from = trainingKey(scope, Math.max(0, throughMs - trees.windowDays * DAY_MS), '')
-      for await (const [, raw] of scan(ctx.state.db, from, trainingKey(scope, throughMs, ''))) rows.push(JSON.parse(raw.toString()) as TrainingRow)
-      const frauds = rows.reduce((n, r) => n + r.y, 0)
-      if (frauds < trees.minFrauds || frauds === rows.length) return { scope, throughMs, rows: rows.length, frauds }
-      const columns = TREE_INPUTS.map((_, f) => Float64Array.from(rows, r => r.z[f] ?? 0))
-      const forest = await trainInWorker({ columns, labels: Uint8Array.from(rows, r => r.y), weights: Float64Array.from(rows, r => r.w) }, DEFAULT_TRAINING)
-      return { scope, throughMs, forest, rows: rows.length, frauds }
+      if (row.z !== undefined) trees.index(l.scope, writes, trace, row.t, row.z, y)
     }
 
     const learnerOf = async (scope: Scope, { writes, local }: Batch<Learners>) => {
@@ -203,19 +155,9 @@ export const feedbackTrainer: Topology = {
         const s = JSON.parse(raw.toString()) as LearnerState
         const [, , tenant, mode] = key.toString().split('\u0000') as [string, string, string, Mode]
         const scope = { tenant, mode }
-        const done = trained.get(scopeId(scope))
-        if (done !== undefined) {
-          trained.delete(scopeId(scope))
-          s.treesThroughMs = done.throughMs
-          for await (const [old] of scan(ctx.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - trees.windowDays * DAY_MS, ''))) writes.del(old)
-          if (done.forest !== undefined) {
-            s.treesPublished = (s.treesPublished ?? 0) + 1
-            const model: TreeModel = { kind: 'trees', version: `trees-${s.treesPublished}`, inputs: TREE_INPUTS.map(i => i.name), forest: done.forest }
-            emit(topics.models, modelRecord({ tenant_id: tenant, mode, model, trained: s.trained, trained_through_ms: done.throughMs, created_ms: ctx.clock() }))
-            ctx.logger.info({ scope, version: model.version, rows: done.rows, frauds: done.frauds }, 'feedback: trees published')
-          }
-          writes.put(key, json(s))
-        }
+        const records = await trees.publish(scope, s, writes, ctx.clock())
+        for (const [topic, record] of records) emit(topic === 'models' ? topics.models : topics.audit, record)
+        if (records.length > 0) writes.put(key, json(s))
         if (s.trained === s.publishedAt || (s.treesPublished ?? 0) > 0) continue
         const model = snapshot(s)
         s.published++
@@ -240,7 +182,7 @@ export const feedbackTrainer: Topology = {
       async endBatch ({ writes, local }) {
         for (const l of local.values()) {
           await mature(l, writes)
-          maybeTrain(l)
+          trees.maybeRefresh(l.scope, l.s, l.s.watermarkMs - maturityMs)
           writes.put(learnerKey(l.scope), json(l.s))
           writes.put(dueFromKey(l.scope), Buffer.from(String(l.dueFromMs)))
         }

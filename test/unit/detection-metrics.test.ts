@@ -26,3 +26,12 @@ describe('detection metrics', () => {
     expect(cardPrecisionAtK(items, 100)).toEqual([{ day: 1, precision: 0.02 }, { day: 2, precision: 0 }])
   })
 })
+
+describe('weighted average precision', () => {
+  it('counts each item by its weight: a negative of weight 2 is two negatives', () => {
+    const weighted = averagePrecision([{ score: 0.9, label: 1 }, { score: 0.8, label: 0, weight: 2 }, { score: 0.7, label: 1 }])
+    const repeated = averagePrecision([{ score: 0.9, label: 1 }, { score: 0.8, label: 0 }, { score: 0.8, label: 0 }, { score: 0.7, label: 1 }])
+    expect(weighted).toBeCloseTo(repeated)
+    expect(weighted).toBeCloseTo((1 + 2 / 4) / 2)
+  })
+})

@@ -9,7 +9,7 @@ import { changeRuleset, type RulesetChangeDeps } from './rules/change.js'
 
 export interface RiskSettingsDeps extends RulesetChangeDeps {
   /** The tenant's active model, shown with the settings. */
-  models: Pick<ModelRegistry, 'model' | 'record'>
+  models: Pick<ModelRegistry, 'model' | 'record' | 'challenger'>
 }
 
 const level = { type: 'string', enum: ['approve', 'flag', 'reject'] } as const
@@ -23,13 +23,17 @@ export const riskSettingsRoutes: FastifyPluginAsync<RiskSettingsDeps> = async (a
     const { ruleset } = await control.activeRuleset(scope)
     const { thresholds, actions } = policyOf(ruleset)
     const trained = models.record(scope)
+    const challenger = models.challenger(scope)
     return {
       object: 'risk_settings',
       livemode: p.mode === 'live',
       thresholds,
       actions,
       ruleset_version: ruleset.version,
-      model: { version: models.model(scope).version, trained_labels: trained?.trained ?? 0, trained_through: trained === undefined ? null : Math.floor(trained.trained_through_ms / 1000) }
+      model: { version: models.model(scope).version, trained_labels: trained?.trained ?? 0, trained_through: trained === undefined ? null : Math.floor(trained.trained_through_ms / 1000) },
+      challenger: challenger === undefined
+        ? null
+        : { version: challenger.model.version, status: challenger.role === undefined ? 'promoted' : challenger.role === 'challenger' ? 'shadow' : 'rejected', trained_through: Math.floor(challenger.trained_through_ms / 1000), evaluation: challenger.evaluation ?? null }
     }
   }
   app.get('/v1/risk_settings', { config: { scope: 'rules:read' } }, request => riskResource(request.caller))

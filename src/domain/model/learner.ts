@@ -23,8 +23,11 @@ export interface LearnerState {
   trainedThroughMs: number
   /** Event time up to which the last trees were trained, or tried to be (0: never; absent in older states). */
   treesThroughMs?: number
-  /** Tree versions published so far: while 0 the linear model is published. */
+  /** Tree versions trained so far: while 0 the linear model is published. */
   treesPublished?: number
+  /** The trees the tenant scores with, and the newer ones in shadow until they are compared (tree-trainer.ts). */
+  champion?: { version: string, throughMs: number }
+  challenger?: { version: string, throughMs: number }
 }
 
 const LEARNING_RATE = 0.1

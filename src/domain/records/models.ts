@@ -1,5 +1,6 @@
 import type { Mode } from '../scope.js'
 import type { ScoringModel } from '../model/model.js'
+import type { ModelEvaluation } from '../model/challenger.js'
 import type { LogRecord } from './log-record.js'
 
 /** A model version on the `models` topic (JSON, key "<tenant>:<mode>"), published by the model-trainer topology. */
@@ -12,6 +13,10 @@ export interface ModelRecord {
   /** Event time of the latest decision it learned from (ms). */
   trained_through_ms: number
   created_ms: number
+  /** Absent: the version to score with. `challenger`: scoring in shadow; `rejected`: compared and kept out. */
+  role?: 'challenger' | 'rejected'
+  /** How it did against the champion when it was compared (promoted or rejected). */
+  evaluation?: ModelEvaluation
 }
 
 export const modelRecord = (r: ModelRecord): LogRecord => ({ key: `${r.tenant_id}:${r.mode}`, value: Buffer.from(JSON.stringify(r)), headers: { tenant_id: r.tenant_id } })

@@ -9,6 +9,8 @@ import type { ModelRecord } from '../../domain/records/models.js'
 // Active models under their own prefix: loading them at start reads one record per tenant and mode, not every version.
 const activeKey = (scope: Scope) => stateKey(TAG.model, 'active', scope.tenant, scope.mode)
 const versionKey = (scope: Scope, version: string) => stateKey(TAG.model, 'v', scope.tenant, scope.mode, version)
+// The latest challenger of each tenant and mode (in shadow, or rejected), shown with the active model.
+const challengerKey = (scope: Scope) => stateKey(TAG.model, 'challenger', scope.tenant, scope.mode)
 
 /**
  * The model each tenant scores with, in memory (the request path reads it without I/O), and every version
@@ -17,15 +19,18 @@ const versionKey = (scope: Scope, version: string) => stateKey(TAG.model, 'v', s
  */
 export class ModelRegistry {
   private readonly active = new Map<string, ModelRecord>()
+  private readonly challengers = new Map<string, ModelRecord>()
 
   private constructor (private readonly state: StateDb) {}
 
   static async load (state: StateDb): Promise<ModelRegistry> {
     const registry = new ModelRegistry(state)
-    const [gte, lt] = prefixRange(TAG.model, 'active')
-    for await (const [, value] of scan(state.db, gte, lt)) {
-      const record = JSON.parse(value.toString()) as ModelRecord
-      registry.active.set(scopeId({ tenant: record.tenant_id, mode: record.mode }), record)
+    for (const [prefix, into] of [['active', registry.active], ['challenger', registry.challengers]] as const) {
+      const [gte, lt] = prefixRange(TAG.model, prefix)
+      for await (const [, value] of scan(state.db, gte, lt)) {
+        const record = JSON.parse(value.toString()) as ModelRecord
+        into.set(scopeId({ tenant: record.tenant_id, mode: record.mode }), record)
+      }
     }
     return registry
   }
@@ -38,17 +43,30 @@ export class ModelRegistry {
     return this.active.get(scopeId(scope))
   }
 
+  /** The latest challenger: scoring in shadow (`role: challenger`), rejected, or promoted (then also active). */
+  challenger (scope: Scope): ModelRecord | undefined {
+    return this.challengers.get(scopeId(scope))
+  }
+
   async version (scope: Scope, version: string): Promise<ScoringModel | undefined> {
     if (version === PRIOR.version) return PRIOR
     const raw = await this.state.get(versionKey(scope, version))
     return raw === undefined ? undefined : (JSON.parse(raw.toString()) as ModelRecord).model
   }
 
-  /** Stores a published version and makes it active unless the active one is newer (supersedes). */
+  /**
+   * Stores a published version and makes it active unless the active one is newer (supersedes); a challenger or
+   * a rejected one is only stored and shown, a promoted one (with its evaluation) is shown and made active.
+   */
   apply (record: ModelRecord, writes: BatchWrites): void {
     const scope = { tenant: record.tenant_id, mode: record.mode }
     const value = Buffer.from(JSON.stringify(record))
     writes.put(versionKey(scope, record.model.version), value)
+    if (record.role !== undefined || record.evaluation !== undefined) {
+      writes.put(challengerKey(scope), value)
+      this.challengers.set(scopeId(scope), record)
+      if (record.role !== undefined) return
+    }
     const current = this.active.get(scopeId(scope))
     if (current !== undefined && !supersedes(record, current)) return
     writes.put(activeKey(scope), value)

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newLearner } from '../../src/domain/model/learner.js'
+import { PRIOR } from '../../src/domain/model/model.js'
+import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
+import { BatchWrites } from '../../src/stream/batch-writes.js'
+import { TreeTrainer } from '../../src/topologies/tree-trainer.js'
+import { tempDir } from '../support/app.js'
+
+const DAY = 86_400_000
+const scope = { tenant: 'ten_1', mode: 'test' as const }
+const amount = TREE_INPUTS.findIndex(i => i.name === 'amount')
+const quiet = { error: () => {}, info: () => {} }
+let state: StateDb
+
+beforeAll(async () => { state = await openStateDb(tempDir('fds-trees-')) })
+afterAll(async () => { await state.close() })
+
+/** Labelled rows of `days` days from `fromDay`: frauds above `threshold`, 40 a day, every 5th a fraud. */
+async function index (trainer: TreeTrainer, fromDay: number, days: number, threshold: number) {
+  const writes = new BatchWrites(state)
+  for (let d = fromDay; d < fromDay + days; d++) {
+    for (let i = 0; i < 40; i++) {
+      const fraud = i % 5 === 0
+      const z = TREE_INPUTS.map(() => 0)
+      z[amount] = fraud ? threshold + 10 + i : threshold - 10 - i
+      trainer.index(scope, writes, `trc_${d}_${i}`, d * DAY + i * 60_000, z, fraud ? 1 : 0)
+    }
+  }
+  await state.committer.commit(writes.ops())
+}
+
+/** Starts a refresh at `horizonDay` and publishes it once done (the punctuation's part). */
+async function refresh (trainer: TreeTrainer, s: ReturnType<typeof newLearner>, horizonDay: number) {
+  trainer.maybeRefresh(scope, s, horizonDay * DAY)
+  for (let i = 0; i < 400; i++) {
+    const writes = new BatchWrites(state)
+    const records = await trainer.publish(scope, s, writes, horizonDay * DAY)
+    if (records.length > 0 || s.treesThroughMs === horizonDay * DAY) {
+      await state.committer.commit(writes.ops())
+      return records.map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
+    }
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  throw new Error('no refresh')
+}
+
+describe('trees: champion and challenger', () => {
+  it('the first trees are the champion; the next a challenger in shadow; compared on what matured since, then promoted or rejected', async () => {
+    const trainer = new TreeTrainer(state, { everyDays: 1, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const s = newLearner(PRIOR)
+    await index(trainer, 100, 10, 100)
+    const first = await refresh(trainer, s, 110)
+    expect(first.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.promoted']])
+    expect(first[0]![1].role).toBeUndefined()
+    expect(s.champion).toEqual({ version: 'trees-1', throughMs: 110 * DAY })
+
+    // a day later: nothing pending, so a challenger is trained; it does not score
+    await index(trainer, 110, 1, 100)
+    const second = await refresh(trainer, s, 111)
+    expect(second.map(([topic, r]) => [topic, r.model?.version ?? r.action, r.role])).toEqual([['models', 'trees-2', 'challenger'], ['audit', 'model.challenger', undefined]])
+    expect(s).toMatchObject({ champion: { version: 'trees-1' }, challenger: { version: 'trees-2', throughMs: 111 * DAY } })
+
+    // two more days mature: both rank them perfectly, and the newer model wins the tie; a third is trained
+    await index(trainer, 111, 2, 100)
+    const third = await refresh(trainer, s, 113)
+    const verdict = third.find(([topic, r]) => topic === 'audit' && r.object_id === 'trees-2')![1]
+    expect(verdict).toMatchObject({ action: 'model.promoted', actor: 'feedback-trainer', object_type: 'model', data: { rows: 80, frauds: 16, champion_ap: 1, challenger_ap: 1, promoted: true } })
+    expect(third.find(([topic, r]) => topic === 'models' && r.model.version === 'trees-2')![1]).toMatchObject({ evaluation: { promoted: true } })
+    expect(s).toMatchObject({ champion: { version: 'trees-2', throughMs: 111 * DAY }, challenger: { version: 'trees-3', throughMs: 113 * DAY } })
+
+    // then the frauds move 100 higher: trees-3 learned nothing of it, the champion neither; a challenger trained on the
+    // new pattern is compared on it once it matured, and wins
+    await index(trainer, 113, 10, 200)
+    await refresh(trainer, s, 123)
+    expect(s.challenger?.version).toBe('trees-4')
+    await index(trainer, 123, 2, 200)
+    const fifth = await refresh(trainer, s, 125)
+    const next = fifth.find(([topic, r]) => topic === 'audit' && r.object_id === 'trees-4')![1]
+    expect(next.data.challenger_ap).toBeGreaterThan(next.data.champion_ap)
+    expect(s.champion?.version).toBe('trees-4')
+  })
+
+  it('rejects a challenger that ranks the matured decisions worse, and keeps the champion', async () => {
+    const trainer = new TreeTrainer(state, { everyDays: 1, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const s = newLearner(PRIOR)
+    await index(trainer, 300, 10, 300)
+    await refresh(trainer, s, 310) // trees-1: frauds above 300
+    await index(trainer, 310, 10, 100)
+    await refresh(trainer, s, 320) // trees-2, its window only the passing pattern: frauds above 100
+    await index(trainer, 320, 2, 300) // the first pattern again: trees-2 takes every decision for a fraud
+    const records = await refresh(trainer, s, 322)
+    const verdict = records.find(([topic, r]) => topic === 'audit' && r.object_id === 'trees-2')![1]
+    expect(verdict).toMatchObject({ action: 'model.rejected', data: { champion_ap: 1, promoted: false } })
+    expect(verdict.data.challenger_ap).toBeLessThan(0.5)
+    expect(records.find(([topic, r]) => topic === 'models' && r.model.version === 'trees-2')![1]).toMatchObject({ role: 'rejected' })
+    expect(s).toMatchObject({ champion: { version: 'trees-1' }, challenger: { version: 'trees-3' } })
+  })
+
+  it('waits with a challenger until enough frauds matured after its horizon, training none meanwhile', async () => {
+    const trainer = new TreeTrainer(state, { everyDays: 1, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const s = { ...newLearner(PRIOR), champion: { version: 'trees-1', throughMs: 0 }, challenger: { version: 'trees-2', throughMs: 200 * DAY }, treesPublished: 2, treesThroughMs: 200 * DAY }
+    await index(trainer, 200, 1, 100) // 8 frauds: not enough
+    expect(await refresh(trainer, s, 201)).toEqual([])
+    expect(s).toMatchObject({ treesPublished: 2, challenger: { version: 'trees-2' }, treesThroughMs: 201 * DAY })
+  })
+})
