@@ -55,7 +55,7 @@ type Learners = Map<string, OpenLearner>
  * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (stream/repartition.ts), so
  * one instance owns all of a tenant's rows and its learner however many share the group.
  * Trees: every labelled row also enters a training index by event time (frauds all, legitimate rows sampled
- * and weighted back). Every `modelTrees.everyDays` of event time a tenant's trees are trained in a worker
+ * and weighted back). Every `modelTrees.everyHours` of event time a tenant's trees are trained in a worker
  * thread on the index's rows of the `windowDays` before the maturity horizon (where every label is in); the
  * next punctuation publishes them, and from then on they are the tenant's model, the linear one kept learning.
  */

@@ -13,11 +13,11 @@ import type { CaseRecord } from '../domain/records/cases.js'
 import type { WebhookRecord } from '../domain/records/webhooks.js'
 
 /**
- * When the model trainer retrains a tenant's trees: every `everyDays` of event time, on the labelled decisions of
+ * When the model trainer retrains a tenant's trees: every `everyHours` of event time, on the labelled decisions of
  * the `windowDays` before the maturity horizon, once they hold `minFrauds` frauds; legitimate decisions sampled
  * at `negativeSamplePercent` (weighted back).
  */
-export interface TreeTrainingSettings { everyDays: number, windowDays: number, minFrauds: number, negativeSamplePercent: number }
+export interface TreeTrainingSettings { everyHours: number, windowDays: number, minFrauds: number, negativeSamplePercent: number }
 
 /** The settings topologies read (a part of the process configuration, app/config.ts). */
 export interface TopologySettings {

@@ -45,7 +45,7 @@ function shareOf (trace: string): number {
 
 /**
  * The trees of every tenant and mode the feedback topology learns for: their training index, their refreshes
- * in a worker thread every `everyDays` of event time, and champion and challenger.
+ * in a worker thread every `everyHours` of event time, and champion and challenger.
  * - The first trees become the champion (the online linear model was the fallback until then).
  * - Each later training is a challenger: it scores in shadow, and once the decisions that matured after its
  *   training horizon hold `minFrauds` frauds, it is compared with the champion on them (evaluateChallenger) and
@@ -72,10 +72,10 @@ export class TreeTrainer {
     else writes.del(key)
   }
 
-  /** Starts a refresh when the scope's maturity horizon moved `everyDays` past the last one. */
+  /** Starts a refresh when the scope's maturity horizon moved `everyHours` past the last one. */
   maybeRefresh (scope: Scope, s: LearnerState, horizonMs: number): void {
     const id = scopeId(scope)
-    if (horizonMs - (s.treesThroughMs ?? 0) < this.settings.everyDays * DAY_MS || this.running.has(id) || this.done.has(id)) return
+    if (horizonMs - (s.treesThroughMs ?? 0) < this.settings.everyHours * 3_600_000 || this.running.has(id) || this.done.has(id)) return
     this.running.add(id)
     this.refresh(scope, horizonMs, s.champion, s.challenger).then(
       result => { this.done.set(id, result) },

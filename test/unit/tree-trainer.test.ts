@@ -47,7 +47,7 @@ async function refresh (trainer: TreeTrainer, s: ReturnType<typeof newLearner>, 
 
 describe('trees: champion and challenger', () => {
   it('the first trees are the champion; the next a challenger in shadow; compared on what matured since, then promoted or rejected', async () => {
-    const trainer = new TreeTrainer(state, { everyDays: 1, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
     const s = newLearner(PRIOR)
     await index(trainer, 100, 10, 100)
     const first = await refresh(trainer, s, 110)
@@ -82,7 +82,7 @@ describe('trees: champion and challenger', () => {
   })
 
   it('rejects a challenger that ranks the matured decisions worse, and keeps the champion', async () => {
-    const trainer = new TreeTrainer(state, { everyDays: 1, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
     const s = newLearner(PRIOR)
     await index(trainer, 300, 10, 300)
     await refresh(trainer, s, 310) // trees-1: frauds above 300
@@ -98,7 +98,7 @@ describe('trees: champion and challenger', () => {
   })
 
   it('waits with a challenger until enough frauds matured after its horizon, training none meanwhile', async () => {
-    const trainer = new TreeTrainer(state, { everyDays: 1, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
     const s = { ...newLearner(PRIOR), champion: { version: 'trees-1', throughMs: 0 }, challenger: { version: 'trees-2', throughMs: 200 * DAY }, treesPublished: 2, treesThroughMs: 200 * DAY }
     await index(trainer, 200, 1, 100) // 8 frauds: not enough
     expect(await refresh(trainer, s, 201)).toEqual([])
