@@ -1,6 +1,7 @@
 import { newId } from '../domain/ids.js'
 import { evaluateChallenger, type ModelEvaluation } from '../domain/model/challenger.js'
-import { DEFAULT_TRAINING, type Forest } from '../domain/model/gbdt.js'
+import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
+import { DEFAULT_TRAINING, predictLogit, type Forest } from '../domain/model/gbdt.js'
 import type { LearnerState } from '../domain/model/learner.js'
 import type { TreeModel } from '../domain/model/model.js'
 import { TREE_INPUTS } from '../domain/model/tree-inputs.js'
@@ -23,10 +24,18 @@ export interface TrainingRow { z: number[], y: 0 | 1, w: number }
 /** What one refresh of a scope's trees found: the pending challenger's verdict, and a new forest. */
 interface Refreshed {
   throughMs: number
-  verdict?: { version: string, evaluation: ModelEvaluation }
+  /** With the challenger's scores on the decisions it was compared on: its baseline if promoted. */
+  verdict?: { version: string, evaluation: ModelEvaluation, baseline: ScoreBaseline }
   forest?: Forest
+  /** The new forest's scores on its training rows: its baseline if it becomes the first champion. */
+  baseline?: ScoreBaseline
   rows: number
   frauds: number
+}
+
+/** A forest's scores as decisions report them (0..1, 4 decimals) on rows, and their weighted baseline. */
+function scoredBaseline (forest: Forest, rows: readonly TrainingRow[]): ScoreBaseline {
+  return baselineOf(rows.map(r => Math.round(10000 / (1 + Math.exp(-predictLogit(forest, r.z)))) / 10000), rows.map(r => r.w))
 }
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
@@ -50,6 +59,8 @@ function shareOf (trace: string): number {
  * - Each later training is a challenger: it scores in shadow, and once the decisions that matured after its
  *   training horizon hold `minFrauds` frauds, it is compared with the champion on them (evaluateChallenger) and
  *   promoted or rejected. While it waits, no newer challenger is trained.
+ * - A promoted champion whose live scores drift from those it was promoted on (population stability index over
+ *   PSI_ROLLBACK after MIN_LIVE_DECISIONS decisions, drift.ts) rolls back to the champion before it.
  * Every step is a record on `models` (the registry shows champion and challenger) and an audit entry.
  */
 export class TreeTrainer {
@@ -89,14 +100,22 @@ export class TreeTrainer {
       const matured = await this.rows(scope, challenger.throughMs, throughMs)
       if (matured.reduce((n, r) => n + r.y, 0) < this.settings.minFrauds) return { throughMs, rows: 0, frauds: 0 }
       const [a, b] = await Promise.all([this.forest(scope, champion.version), this.forest(scope, challenger.version)])
-      if (a !== undefined && b !== undefined) verdict = { version: challenger.version, evaluation: evaluateChallenger(matured, a, b) }
+      if (a !== undefined && b !== undefined) verdict = { version: challenger.version, evaluation: evaluateChallenger(matured, a, b), baseline: scoredBaseline(b, matured) }
     }
     const rows = await this.rows(scope, throughMs - this.settings.windowDays * DAY_MS, throughMs)
     const frauds = rows.reduce((n, r) => n + r.y, 0)
     if (frauds < this.settings.minFrauds || frauds === rows.length) return { throughMs, verdict, rows: rows.length, frauds }
     const columns = TREE_INPUTS.map((_, f) => Float64Array.from(rows, r => r.z[f] ?? 0))
     const forest = await trainInWorker({ columns, labels: Uint8Array.from(rows, r => r.y), weights: Float64Array.from(rows, r => r.w) }, DEFAULT_TRAINING)
-    return { throughMs, verdict, forest, rows: rows.length, frauds }
+    return { throughMs, verdict, forest, baseline: champion === undefined ? scoredBaseline(forest, rows) : undefined, rows: rows.length, frauds }
+  }
+
+  /** Counts a decision's score in its champion's live distribution, when the champion scored it. */
+  observe (s: LearnerState, modelVersion: string, score: number): void {
+    const c = s.champion
+    if (c?.baseline === undefined || c.version !== modelVersion) return
+    c.live ??= new Array<number>(DRIFT_BINS).fill(0)
+    c.live[binOf(c.baseline.edges, score)]!++
   }
 
   private async rows (scope: Scope, fromMs: number, toMs: number): Promise<TrainingRow[]> {
@@ -116,12 +135,6 @@ export class TreeTrainer {
    * the window. Returns the records to emit (models and audit).
    */
   async publish (scope: Scope, s: LearnerState, writes: BatchWrites, nowMs: number): Promise<Array<[topic: 'models' | 'audit', record: LogRecord]>> {
-    const id = scopeId(scope)
-    const done = this.done.get(id)
-    if (done === undefined) return []
-    this.done.delete(id)
-    s.treesThroughMs = done.throughMs
-    for await (const [old] of scan(this.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - this.settings.windowDays * DAY_MS, ''))) writes.del(old)
     const out: Array<['models' | 'audit', LogRecord]> = []
     const emit = (record: ModelRecord, action: string, data: Record<string, unknown>) => {
       out.push(['models', modelRecord(record)])
@@ -131,14 +144,33 @@ export class TreeTrainer {
       const forest = await this.forest(scope, version)
       return forest === undefined ? undefined : { kind: 'trees', version, inputs: TREE_INPUTS.map(i => i.name), forest }
     }
+    const c = s.champion
+    const live = c?.live?.reduce((a, b) => a + b, 0) ?? 0
+    if (c?.baseline !== undefined && c.previous !== undefined && live >= MIN_LIVE_DECISIONS) {
+      const drift = psi(c.baseline.shares, c.live!)
+      const back = drift > PSI_ROLLBACK ? await model(c.previous.version) : undefined
+      if (back !== undefined) {
+        emit({ tenant_id: scope.tenant, mode: scope.mode, model: back, trained: s.trained, trained_through_ms: c.previous.throughMs, created_ms: nowMs, rollback: true },
+          'model.rolled_back', { from: c.version, psi: Math.round(drift * 10000) / 10000, live_decisions: live })
+        writes.del(forestKey(scope, c.version))
+        s.champion = { version: c.previous.version, throughMs: c.previous.throughMs, baseline: c.previous.baseline }
+      }
+    }
+    const id = scopeId(scope)
+    const done = this.done.get(id)
+    if (done === undefined) return out
+    this.done.delete(id)
+    s.treesThroughMs = done.throughMs
+    for await (const [old] of scan(this.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - this.settings.windowDays * DAY_MS, ''))) writes.del(old)
     if (done.verdict !== undefined && s.challenger !== undefined) {
       const { version, evaluation } = done.verdict
       const challenger = await model(version)
       if (challenger !== undefined) {
         const record = { tenant_id: scope.tenant, mode: scope.mode, model: challenger, trained: s.trained, trained_through_ms: s.challenger.throughMs, created_ms: nowMs, evaluation }
         if (evaluation.promoted) {
-          if (s.champion !== undefined) writes.del(forestKey(scope, s.champion.version))
-          s.champion = s.challenger
+          const before = s.champion
+          if (before?.previous !== undefined) writes.del(forestKey(scope, before.previous.version))
+          s.champion = { ...s.challenger, baseline: done.verdict.baseline, previous: before === undefined ? undefined : { version: before.version, throughMs: before.throughMs, baseline: before.baseline } }
           emit(record, 'model.promoted', { ...evaluation })
         } else {
           writes.del(forestKey(scope, version))
@@ -154,7 +186,7 @@ export class TreeTrainer {
       const record: ModelRecord = { tenant_id: scope.tenant, mode: scope.mode, model: trees, trained: s.trained, trained_through_ms: done.throughMs, created_ms: nowMs }
       const training = { rows: done.rows, frauds: done.frauds, trained_through_ms: done.throughMs }
       if (s.champion === undefined) {
-        s.champion = { version: trees.version, throughMs: done.throughMs }
+        s.champion = { version: trees.version, throughMs: done.throughMs, baseline: done.baseline }
         emit(record, 'model.promoted', training)
       } else {
         s.challenger = { version: trees.version, throughMs: done.throughMs }

@@ -53,7 +53,7 @@ describe('trees: champion and challenger', () => {
     const first = await refresh(trainer, s, 110)
     expect(first.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.promoted']])
     expect(first[0]![1].role).toBeUndefined()
-    expect(s.champion).toEqual({ version: 'trees-1', throughMs: 110 * DAY })
+    expect(s.champion).toMatchObject({ version: 'trees-1', throughMs: 110 * DAY })
 
     // a day later: nothing pending, so a challenger is trained; it does not score
     await index(trainer, 110, 1, 100)
@@ -95,6 +95,39 @@ describe('trees: champion and challenger', () => {
     expect(verdict.data.challenger_ap).toBeLessThan(0.5)
     expect(records.find(([topic, r]) => topic === 'models' && r.model.version === 'trees-2')![1]).toMatchObject({ role: 'rejected' })
     expect(s).toMatchObject({ champion: { version: 'trees-1' }, challenger: { version: 'trees-3' } })
+  })
+
+  it('rolls a promoted champion back to the one before when its live scores drift from those it was promoted on', async () => {
+    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const s = newLearner(PRIOR)
+    await index(trainer, 400, 10, 100)
+    await refresh(trainer, s, 410) // trees-1
+    await index(trainer, 410, 1, 100)
+    await refresh(trainer, s, 411) // trees-2 in shadow
+    await index(trainer, 411, 2, 100)
+    await refresh(trainer, s, 413) // trees-2 promoted (a tie), trees-3 in shadow
+    expect(s.champion).toMatchObject({ version: 'trees-2', previous: { version: 'trees-1' } })
+    // live decisions distributed as the scores it was promoted on (its baseline): no drift
+    const { edges, shares } = s.champion!.baseline!
+    let live = 0
+    shares.forEach((share, b) => {
+      for (let i = 0; i < Math.round(share * 2000); i++, live++) trainer.observe(s, 'trees-2', b < edges.length ? edges[b]! : 1)
+    })
+    trainer.observe(s, 'trees-1', 0.99) // another model's decision: not counted
+    expect(s.champion!.live!.reduce((a, b) => a + b, 0)).toBe(live)
+    expect(live).toBeGreaterThanOrEqual(1000) // enough to be judged
+    expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual([])
+    // then every decision scores high: the distribution drifts, and the champion before comes back
+    for (let i = 0; i < 4000; i++) trainer.observe(s, 'trees-2', 0.99)
+    const writes = new BatchWrites(state)
+    const records = (await trainer.publish(scope, s, writes, 413 * DAY)).map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
+    await state.committer.commit(writes.ops())
+    expect(records.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.rolled_back']])
+    expect(records[0]![1]).toMatchObject({ rollback: true })
+    expect(records[1]![1].data).toMatchObject({ from: 'trees-2', live_decisions: live + 4000 })
+    expect(records[1]![1].data.psi).toBeGreaterThan(0.25)
+    expect(s.champion).toMatchObject({ version: 'trees-1' })
+    expect(s.champion!.previous).toBeUndefined()
   })
 
   it('waits with a challenger until enough frauds matured after its horizon, training none meanwhile', async () => {

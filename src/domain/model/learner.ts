@@ -1,4 +1,5 @@
 import { INPUTS } from './inputs.js'
+import type { ScoreBaseline } from './drift.js'
 import { PRIOR, type LinearModel, type ScoringModel } from './model.js'
 
 /**
@@ -26,8 +27,21 @@ export interface LearnerState {
   /** Tree versions trained so far: while 0 the linear model is published. */
   treesPublished?: number
   /** The trees the tenant scores with, and the newer ones in shadow until they are compared (tree-trainer.ts). */
-  champion?: { version: string, throughMs: number }
-  challenger?: { version: string, throughMs: number }
+  champion?: Champion
+  challenger?: TreesVersion
+}
+
+/** A trees version and the event time it was trained through. */
+export interface TreesVersion { version: string, throughMs: number }
+
+/**
+ * The champion: the scores it was promoted on (baseline) and its live scores since, binned (drift.ts), and the
+ * champion before it, which it rolls back to when its scores drift.
+ */
+export interface Champion extends TreesVersion {
+  baseline?: ScoreBaseline
+  live?: number[]
+  previous?: TreesVersion & { baseline?: ScoreBaseline }
 }
 
 const LEARNING_RATE = 0.1

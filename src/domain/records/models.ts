@@ -17,6 +17,8 @@ export interface ModelRecord {
   role?: 'challenger' | 'rejected'
   /** How it did against the champion when it was compared (promoted or rejected). */
   evaluation?: ModelEvaluation
+  /** The champion before the active one, made active again because the active one's scores drifted. */
+  rollback?: true
 }
 
 export const modelRecord = (r: ModelRecord): LogRecord => ({ key: `${r.tenant_id}:${r.mode}`, value: Buffer.from(JSON.stringify(r)), headers: { tenant_id: r.tenant_id } })

@@ -75,10 +75,11 @@ export class ModelRegistry {
 }
 
 /**
- * Whether a version replaces the active one: trees replace the linear model for good; among trees the one
- * trained through a later event time, among linear versions the one that learned from more labels, wins.
+ * Whether a version replaces the active one: a rollback always; trees replace the linear model for good; among
+ * trees the one trained through a later event time, among linear versions the one that learned from more labels.
  */
 function supersedes (next: ModelRecord, active: ModelRecord): boolean {
+  if (next.rollback === true) return true
   const nextTrees = next.model.kind === 'trees'
   if (nextTrees !== (active.model.kind === 'trees')) return nextTrees
   return nextTrees ? next.trained_through_ms >= active.trained_through_ms : next.trained >= active.trained
