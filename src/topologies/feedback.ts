@@ -98,7 +98,7 @@ export const feedbackTrainer: Topology = {
         writes.del(pendingKey(scope, d.trace_id))
       }
       writes.put(rowKey(scope, d.trace_id), json(row))
-      trees.observe(l.s, d.model_version, d.decision.score)
+      trees.observe(l.s, d.model_version, d.decision.score, d.created_ms)
       addDue(l, writes, d.created_ms + maturityMs, d.trace_id, 'm')
       l.s.watermarkMs = Math.max(l.s.watermarkMs, d.created_ms)
     }

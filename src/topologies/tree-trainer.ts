@@ -1,6 +1,6 @@
 import { newId } from '../domain/ids.js'
 import { evaluateChallenger, type ModelEvaluation } from '../domain/model/challenger.js'
-import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
+import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
 import { DEFAULT_TRAINING, predictLogit, type Forest } from '../domain/model/gbdt.js'
 import type { LearnerState } from '../domain/model/learner.js'
 import type { TreeModel } from '../domain/model/model.js'
@@ -60,7 +60,8 @@ function shareOf (trace: string): number {
  *   training horizon hold `minFrauds` frauds, it is compared with the champion on them (evaluateChallenger) and
  *   promoted or rejected. While it waits, no newer challenger is trained.
  * - A promoted champion whose live scores drift from those it was promoted on (population stability index over
- *   PSI_ROLLBACK after MIN_LIVE_DECISIONS decisions, drift.ts) rolls back to the champion before it.
+ *   PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS over a day of event time, drift.ts) rolls back
+ *   to the champion before it.
  * Every step is a record on `models` (the registry shows champion and challenger) and an audit entry.
  */
 export class TreeTrainer {
@@ -110,12 +111,14 @@ export class TreeTrainer {
     return { throughMs, verdict, forest, baseline: champion === undefined ? scoredBaseline(forest, rows) : undefined, rows: rows.length, frauds }
   }
 
-  /** Counts a decision's score in its champion's live distribution, when the champion scored it. */
-  observe (s: LearnerState, modelVersion: string, score: number): void {
+  /** Counts a decision's score (at its event time) in its champion's live distribution, when the champion scored it. */
+  observe (s: LearnerState, modelVersion: string, score: number, atMs: number): void {
     const c = s.champion
     if (c?.baseline === undefined || c.version !== modelVersion) return
     c.live ??= new Array<number>(DRIFT_BINS).fill(0)
     c.live[binOf(c.baseline.edges, score)]!++
+    c.liveFromMs = Math.min(c.liveFromMs ?? atMs, atMs)
+    c.liveToMs = Math.max(c.liveToMs ?? atMs, atMs)
   }
 
   private async rows (scope: Scope, fromMs: number, toMs: number): Promise<TrainingRow[]> {
@@ -146,7 +149,8 @@ export class TreeTrainer {
     }
     const c = s.champion
     const live = c?.live?.reduce((a, b) => a + b, 0) ?? 0
-    if (c?.baseline !== undefined && c.previous !== undefined && live >= MIN_LIVE_DECISIONS) {
+    const span = (c?.liveToMs ?? 0) - (c?.liveFromMs ?? 0)
+    if (c?.baseline !== undefined && c.previous !== undefined && live >= MIN_LIVE_DECISIONS && span >= MIN_LIVE_SPAN_MS) {
       const drift = psi(c.baseline.shares, c.live!)
       const back = drift > PSI_ROLLBACK ? await model(c.previous.version) : undefined
       if (back !== undefined) {

@@ -111,20 +111,23 @@ describe('trees: champion and challenger', () => {
     const { edges, shares } = s.champion!.baseline!
     let live = 0
     shares.forEach((share, b) => {
-      for (let i = 0; i < Math.round(share * 2000); i++, live++) trainer.observe(s, 'trees-2', b < edges.length ? edges[b]! : 1)
+      for (let i = 0; i < Math.round(share * 2000); i++, live++) trainer.observe(s, 'trees-2', b < edges.length ? edges[b]! : 1, (413 + i / 2000) * DAY)
     })
-    trainer.observe(s, 'trees-1', 0.99) // another model's decision: not counted
+    trainer.observe(s, 'trees-1', 0.99, 413 * DAY) // another model's decision: not counted
     expect(s.champion!.live!.reduce((a, b) => a + b, 0)).toBe(live)
     expect(live).toBeGreaterThanOrEqual(1000) // enough to be judged
     expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual([])
-    // then every decision scores high: the distribution drifts, and the champion before comes back
-    for (let i = 0; i < 4000; i++) trainer.observe(s, 'trees-2', 0.99)
+    // then every decision scores high: the distribution drifts, and once a whole day was seen the champion
+    // before comes back
+    for (let i = 0; i < 4000; i++) trainer.observe(s, 'trees-2', 0.99, (413.5 + i / 16000) * DAY)
+    expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual([]) // 18 hours so far
+    trainer.observe(s, 'trees-2', 0.99, 414.1 * DAY)
     const writes = new BatchWrites(state)
     const records = (await trainer.publish(scope, s, writes, 413 * DAY)).map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
     await state.committer.commit(writes.ops())
     expect(records.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.rolled_back']])
     expect(records[0]![1]).toMatchObject({ rollback: true })
-    expect(records[1]![1].data).toMatchObject({ from: 'trees-2', live_decisions: live + 4000 })
+    expect(records[1]![1].data).toMatchObject({ from: 'trees-2', live_decisions: live + 4001 })
     expect(records[1]![1].data.psi).toBeGreaterThan(0.25)
     expect(s.champion).toMatchObject({ version: 'trees-1' })
     expect(s.champion!.previous).toBeUndefined()

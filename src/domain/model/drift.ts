@@ -7,6 +7,11 @@ export const DRIFT_BINS = 10
 export const PSI_ROLLBACK = 0.25
 /** Live decisions needed before drift is judged. */
 export const MIN_LIVE_DECISIONS = 1000
+/**
+ * Event time the live decisions must span before drift is judged: a whole day, so that the mix of hours
+ * compares with a day's (scores move with the time of day; a few hours of traffic drift from any baseline).
+ */
+export const MIN_LIVE_SPAN_MS = 86_400_000
 
 /** A model's reference distribution: inner bin edges (deciles of its scores) and the share of scores in each bin. */
 export interface ScoreBaseline { edges: number[], shares: number[] }

@@ -41,6 +41,10 @@ export interface TreesVersion { version: string, throughMs: number }
 export interface Champion extends TreesVersion {
   baseline?: ScoreBaseline
   live?: number[]
+  /** Event time of the first live decision counted. */
+  liveFromMs?: number
+  /** Event time of the latest live decision counted. */
+  liveToMs?: number
   previous?: TreesVersion & { baseline?: ScoreBaseline }
 }
 
