@@ -156,9 +156,9 @@ export const feedbackTrainer: Topology = {
         const s = JSON.parse(raw.toString()) as LearnerState
         const [, , tenant, mode] = key.toString().split('\u0000') as [string, string, string, Mode]
         const scope = { tenant, mode }
-        const records = await trees.publish(scope, s, writes, ctx.clock())
+        const { changed, records } = await trees.publish(scope, s, writes, ctx.clock())
         for (const [topic, record] of records) emit(topic === 'models' ? topics.models : topics.audit, record)
-        if (records.length > 0) writes.put(key, json(s))
+        if (changed) writes.put(key, json(s))
         if (s.trained === s.publishedAt || (s.treesPublished ?? 0) > 0) continue
         const model = snapshot(s)
         s.published++

@@ -135,9 +135,10 @@ export class TreeTrainer {
   /**
    * Applies a finished refresh of the scope to its learner state `s` (written by the caller): the challenger's
    * verdict, then the new forest as champion (the first) or challenger; and drops the training index before
-   * the window. Returns the records to emit (models and audit).
+   * the window. Returns the records to emit (models and audit), and whether `s` changed (a refresh that
+   * published nothing still moves its horizon).
    */
-  async publish (scope: Scope, s: LearnerState, writes: BatchWrites, nowMs: number): Promise<Array<[topic: 'models' | 'audit', record: LogRecord]>> {
+  async publish (scope: Scope, s: LearnerState, writes: BatchWrites, nowMs: number): Promise<{ changed: boolean, records: Array<[topic: 'models' | 'audit', record: LogRecord]> }> {
     const out: Array<['models' | 'audit', LogRecord]> = []
     const emit = (record: ModelRecord, action: string, data: Record<string, unknown>) => {
       out.push(['models', modelRecord(record)])
@@ -162,7 +163,7 @@ export class TreeTrainer {
     }
     const id = scopeId(scope)
     const done = this.done.get(id)
-    if (done === undefined) return out
+    if (done === undefined) return { changed: out.length > 0, records: out }
     this.done.delete(id)
     s.treesThroughMs = done.throughMs
     for await (const [old] of scan(this.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - this.settings.windowDays * DAY_MS, ''))) writes.del(old)
@@ -198,6 +199,6 @@ export class TreeTrainer {
       }
       this.logger.info({ scope, version: trees.version, ...training }, 'feedback: trees trained')
     }
-    return out
+    return { changed: true, records: out }
   }
 }

@@ -35,8 +35,8 @@ async function refresh (trainer: TreeTrainer, s: ReturnType<typeof newLearner>, 
   trainer.maybeRefresh(scope, s, horizonDay * DAY)
   for (let i = 0; i < 400; i++) {
     const writes = new BatchWrites(state)
-    const records = await trainer.publish(scope, s, writes, horizonDay * DAY)
-    if (records.length > 0 || s.treesThroughMs === horizonDay * DAY) {
+    const { changed, records } = await trainer.publish(scope, s, writes, horizonDay * DAY)
+    if (changed) {
       await state.committer.commit(writes.ops())
       return records.map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
     }
@@ -116,14 +116,14 @@ describe('trees: champion and challenger', () => {
     trainer.observe(s, 'trees-1', 0.99, 413 * DAY) // another model's decision: not counted
     expect(s.champion!.live!.reduce((a, b) => a + b, 0)).toBe(live)
     expect(live).toBeGreaterThanOrEqual(1000) // enough to be judged
-    expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual([])
+    expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual({ changed: false, records: [] })
     // then every decision scores high: the distribution drifts, and once a whole day was seen the champion
     // before comes back
     for (let i = 0; i < 4000; i++) trainer.observe(s, 'trees-2', 0.99, (413.5 + i / 16000) * DAY)
-    expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual([]) // 18 hours so far
+    expect(await trainer.publish(scope, s, new BatchWrites(state), 413 * DAY)).toEqual({ changed: false, records: [] }) // 18 hours so far
     trainer.observe(s, 'trees-2', 0.99, 414.1 * DAY)
     const writes = new BatchWrites(state)
-    const records = (await trainer.publish(scope, s, writes, 413 * DAY)).map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
+    const records = (await trainer.publish(scope, s, writes, 413 * DAY)).records.map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
     await state.committer.commit(writes.ops())
     expect(records.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.rolled_back']])
     expect(records[0]![1]).toMatchObject({ rollback: true })
