@@ -104,9 +104,10 @@ export class ControlPlane {
     const key = scopeId(scope)
     const hit = this.active.get(key)
     if (hit !== undefined) return hit
-    const version = await this.version(scope)
+    await this.version(scope)
     const items = await this.scopeItems(scope)
-    const current = this.active.get(key) ?? withItems(this.versions.get(key) ?? version, items)
+    // Read again after the awaits: a change applied meanwhile replaced the version (and cleared `active`).
+    const current = this.active.get(key) ?? withItems(this.versions.get(key)!, items)
     this.active.set(key, current)
     return current
   }

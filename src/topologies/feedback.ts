@@ -1,5 +1,6 @@
 import { inputValues } from '../domain/model/inputs.js'
 import { treeValues } from '../domain/model/tree-inputs.js'
+import { round4 } from '../domain/model/model.js'
 import { TreeTrainer } from './tree-trainer.js'
 import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
 import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
@@ -22,8 +23,6 @@ const ROW_RETENTION_MS = 90 * DAY_MS
  * trees (z; absent in rows kept before trees), and the label it was learned with.
  */
 interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1 }
-
-const round4 = (x: number) => Math.round(x * 10000) / 10000
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
 const learnerKey = (s: Scope) => stateKey(TAG.learner, 's', ...scopeParts(s))

@@ -3,7 +3,7 @@ import { evaluateChallenger, type ModelEvaluation } from '../domain/model/challe
 import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
 import { DEFAULT_TRAINING, predictLogit, type Forest } from '../domain/model/gbdt.js'
 import type { LearnerState } from '../domain/model/learner.js'
-import type { TreeModel } from '../domain/model/model.js'
+import { scoreOf, type TreeModel } from '../domain/model/model.js'
 import { TREE_INPUTS } from '../domain/model/tree-inputs.js'
 import { auditRecord } from '../domain/records/audit.js'
 import type { LogRecord } from '../domain/records/log-record.js'
@@ -33,9 +33,9 @@ interface Refreshed {
   frauds: number
 }
 
-/** A forest's scores as decisions report them (0..1, 4 decimals) on rows, and their weighted baseline. */
+/** A forest's scores as decisions report them (scoreOf) on rows, and their weighted baseline. */
 function scoredBaseline (forest: Forest, rows: readonly TrainingRow[]): ScoreBaseline {
-  return baselineOf(rows.map(r => Math.round(10000 / (1 + Math.exp(-predictLogit(forest, r.z)))) / 10000), rows.map(r => r.w))
+  return baselineOf(rows.map(r => scoreOf(predictLogit(forest, r.z))), rows.map(r => r.w))
 }
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
@@ -44,6 +44,9 @@ const trainingKey = (s: Scope, t: number, trace: string) => stateKey(TAG.learner
 /** The forests of the scope's champion and challenger, by version. */
 const forestKey = (s: Scope, version: string) => stateKey(TAG.learner, 'o', ...scopeParts(s), version)
 const json = (v: unknown) => Buffer.from(JSON.stringify(v))
+
+/** A trained forest as the model a version names, over the current TREE_INPUTS. */
+const treeModel = (version: string, forest: Forest): TreeModel => ({ kind: 'trees', version, inputs: TREE_INPUTS.map(i => i.name), forest })
 
 /** A deterministic share in [0, 1) of a trace id (FNV-1a): whether a legitimate row joins the sample. */
 function shareOf (trace: string): number {
@@ -146,7 +149,7 @@ export class TreeTrainer {
     }
     const model = async (version: string): Promise<TreeModel | undefined> => {
       const forest = await this.forest(scope, version)
-      return forest === undefined ? undefined : { kind: 'trees', version, inputs: TREE_INPUTS.map(i => i.name), forest }
+      return forest === undefined ? undefined : treeModel(version, forest)
     }
     const c = s.champion
     const live = c?.live?.reduce((a, b) => a + b, 0) ?? 0
@@ -186,7 +189,7 @@ export class TreeTrainer {
     }
     if (done.forest !== undefined) {
       s.treesPublished = (s.treesPublished ?? 0) + 1
-      const trees: TreeModel = { kind: 'trees', version: `trees-${s.treesPublished}`, inputs: TREE_INPUTS.map(i => i.name), forest: done.forest }
+      const trees = treeModel(`trees-${s.treesPublished}`, done.forest)
       writes.put(forestKey(scope, trees.version), json(done.forest))
       const record: ModelRecord = { tenant_id: scope.tenant, mode: scope.mode, model: trees, trained: s.trained, trained_through_ms: done.throughMs, created_ms: nowMs }
       const training = { rows: done.rows, frauds: done.frauds, trained_through_ms: done.throughMs }

@@ -1,5 +1,6 @@
 import { averagePrecision } from '../detection-metrics.js'
 import { predictLogit, type Forest } from './gbdt.js'
+import { round4 } from './model.js'
 
 /** A labelled decision as the trainer keeps it: the trees' inputs, its label, and the decisions it stands for. */
 export interface LabelledInputs { z: ArrayLike<number>, y: 0 | 1, w: number }
@@ -24,5 +25,3 @@ export function evaluateChallenger (rows: readonly LabelledInputs[], champion: F
     promoted: challengerAp >= championAp
   }
 }
-
-const round4 = (x: number) => Math.round(x * 10000) / 10000

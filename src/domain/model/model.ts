@@ -52,7 +52,10 @@ const SIGNAL_MIN = 0.25
 export interface ScoreOutcome { score: number, signals: string[] }
 
 /** Rounds to 4 decimals so the recorded score and the returned score are the same number. */
-const round4 = (x: number) => Math.round(x * 10000) / 10000
+export const round4 = (x: number) => Math.round(x * 10000) / 10000
+
+/** The score a decision reports for log-odds: the probability, to 4 decimals. */
+export const scoreOf = (logit: number) => round4(1 / (1 + Math.exp(-logit)))
 
 /** The score (0..1) and the signals that raised it most, strongest first (contributions per code summed). */
 export function scoreFeatures (features: Features, model: ScoringModel): ScoreOutcome {
@@ -69,7 +72,7 @@ function scoreLinear (features: Features, model: LinearModel): ScoreOutcome {
     logit += c
     bySignal.set(INPUTS[i]!.signal, (bySignal.get(INPUTS[i]!.signal) ?? 0) + c)
   }
-  return { score: round4(1 / (1 + Math.exp(-logit))), signals: riskSignals(bySignal) }
+  return { score: scoreOf(logit), signals: riskSignals(bySignal) }
 }
 
 /** The signal codes whose contributions raise the score by at least SIGNAL_MIN, strongest first: what lowered it is no reason for it. */
@@ -92,8 +95,5 @@ function scoreTrees (features: Features, model: TreeModel): ScoreOutcome {
     if (parts[i] === 0 || inputs[i] === undefined) continue
     bySignal.set(inputs[i]!.signal, (bySignal.get(inputs[i]!.signal) ?? 0) + parts[i]!)
   }
-  const logit = bias + parts.reduce((a, b) => a + b, 0)
-  return { score: round4(1 / (1 + Math.exp(-logit))), signals: riskSignals(bySignal) }
+  return { score: scoreOf(bias + parts.reduce((a, b) => a + b, 0)), signals: riskSignals(bySignal) }
 }
-
-
