@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js'
-import { evaluateChallenger, type ModelEvaluation } from '../domain/model/challenger.js'
+import { checkQuality, evaluateChallenger, type ModelEvaluation, type QualityCheck } from '../domain/model/challenger.js'
 import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
 import { DEFAULT_TRAINING, predictLogit, type Forest } from '../domain/model/gbdt.js'
 import type { LearnerState } from '../domain/model/learner.js'
@@ -24,6 +24,8 @@ export interface TrainingRow { z: number[], y: 0 | 1, w: number }
 /** What one refresh of a scope's trees found: the pending challenger's verdict, and a new forest. */
 interface Refreshed {
   throughMs: number
+  /** The champion's quality against the one it replaced, on the decisions matured since its promotion. */
+  quality?: { version: string, check: QualityCheck }
   /** With the challenger's scores on the decisions it was compared on: its baseline if promoted. */
   verdict?: { version: string, evaluation: ModelEvaluation, baseline: ScoreBaseline }
   forest?: Forest
@@ -62,9 +64,11 @@ function shareOf (trace: string): number {
  * - Each later training is a challenger: it scores in shadow, and once the decisions that matured after its
  *   training horizon hold `minFrauds` frauds, it is compared with the champion on them (evaluateChallenger) and
  *   promoted or rejected. While it waits, no newer challenger is trained.
- * - A promoted champion whose live scores drift from those it was promoted on (population stability index over
- *   PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS over a day of event time, drift.ts) rolls back
- *   to the champion before it.
+ * - A promoted champion rolls back to the champion before it when its live scores drift from those it was
+ *   promoted on (population stability index over PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS
+ *   over a day of event time, drift.ts), or when its quality does: on the decisions matured since its
+ *   promotion (once they hold `minFrauds` frauds) the champion before it does better by more than
+ *   QUALITY_ROLLBACK_MARGIN (challenger.ts). A challenger pending then is compared with the restored one.
  * Every step is a record on `models` (the registry shows champion and challenger) and an audit entry.
  */
 export class TreeTrainer {
@@ -99,19 +103,31 @@ export class TreeTrainer {
   }
 
   private async refresh (scope: Scope, throughMs: number, champion: LearnerState['champion'], challenger: LearnerState['challenger']): Promise<Refreshed> {
+    const frauds = (rows: readonly TrainingRow[]) => rows.reduce((n, r) => n + r.y, 0)
+    let quality: Refreshed['quality']
+    // The champion the challenger must beat: the one before it when the current one is about to roll back.
+    let incumbent = champion?.version
+    if (champion?.previous !== undefined && champion.promotedThroughMs !== undefined) {
+      const live = await this.rows(scope, champion.promotedThroughMs, throughMs)
+      const [a, p] = frauds(live) < this.settings.minFrauds ? [] : await Promise.all([this.forest(scope, champion.version), this.forest(scope, champion.previous.version)])
+      if (a !== undefined && p !== undefined) {
+        quality = { version: champion.version, check: checkQuality(live, a, p) }
+        if (quality.check.rollback) incumbent = champion.previous.version
+      }
+    }
     let verdict: Refreshed['verdict']
-    if (champion !== undefined && challenger !== undefined) {
+    if (incumbent !== undefined && challenger !== undefined) {
       const matured = await this.rows(scope, challenger.throughMs, throughMs)
-      if (matured.reduce((n, r) => n + r.y, 0) < this.settings.minFrauds) return { throughMs, rows: 0, frauds: 0 }
-      const [a, b] = await Promise.all([this.forest(scope, champion.version), this.forest(scope, challenger.version)])
+      if (frauds(matured) < this.settings.minFrauds) return { throughMs, quality, rows: 0, frauds: 0 }
+      const [a, b] = await Promise.all([this.forest(scope, incumbent), this.forest(scope, challenger.version)])
       if (a !== undefined && b !== undefined) verdict = { version: challenger.version, evaluation: evaluateChallenger(matured, a, b), baseline: scoredBaseline(b, matured) }
     }
     const rows = await this.rows(scope, throughMs - this.settings.windowDays * DAY_MS, throughMs)
-    const frauds = rows.reduce((n, r) => n + r.y, 0)
-    if (frauds < this.settings.minFrauds || frauds === rows.length) return { throughMs, verdict, rows: rows.length, frauds }
+    const n = frauds(rows)
+    if (n < this.settings.minFrauds || n === rows.length) return { throughMs, quality, verdict, rows: rows.length, frauds: n }
     const columns = TREE_INPUTS.map((_, f) => Float64Array.from(rows, r => r.z[f] ?? 0))
     const forest = await trainInWorker({ columns, labels: Uint8Array.from(rows, r => r.y), weights: Float64Array.from(rows, r => r.w) }, DEFAULT_TRAINING)
-    return { throughMs, verdict, forest, baseline: champion === undefined ? scoredBaseline(forest, rows) : undefined, rows: rows.length, frauds }
+    return { throughMs, quality, verdict, forest, baseline: champion === undefined ? scoredBaseline(forest, rows) : undefined, rows: rows.length, frauds: n }
   }
 
   /** Counts a decision's score (at its event time) in its champion's live distribution, when the champion scored it. */
@@ -151,18 +167,22 @@ export class TreeTrainer {
       const forest = await this.forest(scope, version)
       return forest === undefined ? undefined : treeModel(version, forest)
     }
+    /** The champion rolls back to the one before it (a rollback record always replaces the active version). */
+    const rollBack = async (data: Record<string, unknown>) => {
+      const c = s.champion!
+      const back = await model(c.previous!.version)
+      if (back === undefined) return
+      emit({ tenant_id: scope.tenant, mode: scope.mode, model: back, trained: s.trained, trained_through_ms: c.previous!.throughMs, created_ms: nowMs, rollback: true },
+        'model.rolled_back', { from: c.version, ...data })
+      writes.del(forestKey(scope, c.version))
+      s.champion = { version: c.previous!.version, throughMs: c.previous!.throughMs, baseline: c.previous!.baseline }
+    }
     const c = s.champion
     const live = c?.live?.reduce((a, b) => a + b, 0) ?? 0
     const span = (c?.liveToMs ?? 0) - (c?.liveFromMs ?? 0)
     if (c?.baseline !== undefined && c.previous !== undefined && live >= MIN_LIVE_DECISIONS && span >= MIN_LIVE_SPAN_MS) {
       const drift = psi(c.baseline.shares, c.live!)
-      const back = drift > PSI_ROLLBACK ? await model(c.previous.version) : undefined
-      if (back !== undefined) {
-        emit({ tenant_id: scope.tenant, mode: scope.mode, model: back, trained: s.trained, trained_through_ms: c.previous.throughMs, created_ms: nowMs, rollback: true },
-          'model.rolled_back', { from: c.version, psi: Math.round(drift * 10000) / 10000, live_decisions: live })
-        writes.del(forestKey(scope, c.version))
-        s.champion = { version: c.previous.version, throughMs: c.previous.throughMs, baseline: c.previous.baseline }
-      }
+      if (drift > PSI_ROLLBACK) await rollBack({ reason: 'score_drift', psi: Math.round(drift * 10000) / 10000, live_decisions: live })
     }
     const id = scopeId(scope)
     const done = this.done.get(id)
@@ -170,6 +190,10 @@ export class TreeTrainer {
     this.done.delete(id)
     s.treesThroughMs = done.throughMs
     for await (const [old] of scan(this.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - this.settings.windowDays * DAY_MS, ''))) writes.del(old)
+    const quality = done.quality
+    if (quality?.check.rollback === true && s.champion?.version === quality.version && s.champion.previous !== undefined) {
+      await rollBack({ reason: 'quality', ...quality.check })
+    }
     if (done.verdict !== undefined && s.challenger !== undefined) {
       const { version, evaluation } = done.verdict
       const challenger = await model(version)
@@ -178,7 +202,7 @@ export class TreeTrainer {
         if (evaluation.promoted) {
           const before = s.champion
           if (before?.previous !== undefined) writes.del(forestKey(scope, before.previous.version))
-          s.champion = { ...s.challenger, baseline: done.verdict.baseline, previous: before === undefined ? undefined : { version: before.version, throughMs: before.throughMs, baseline: before.baseline } }
+          s.champion = { ...s.challenger, promotedThroughMs: done.throughMs, baseline: done.verdict.baseline, previous: before === undefined ? undefined : { version: before.version, throughMs: before.throughMs, baseline: before.baseline } }
           emit(record, 'model.promoted', { ...evaluation })
         } else {
           writes.del(forestKey(scope, version))

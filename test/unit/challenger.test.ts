@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { evaluateChallenger } from '../../src/domain/model/challenger.js'
+import { checkQuality, evaluateChallenger, QUALITY_ROLLBACK_MARGIN } from '../../src/domain/model/challenger.js'
 import type { Forest } from '../../src/domain/model/gbdt.js'
 
 /** A one-split forest: log-odds 3 when x[f] > t, else -3. */
@@ -20,5 +20,13 @@ describe('champion and challenger', () => {
   it('keeps the champion against a worse challenger, and promotes on a tie', () => {
     expect(evaluateChallenger(rows, stump(0, 0.5), stump(1, 0.5)).promoted).toBe(false)
     expect(evaluateChallenger(rows, stump(0, 0.5), stump(0, 0.5)).promoted).toBe(true)
+  })
+
+  it('rolls a champion back only when the one before ranks its matured decisions better by more than the margin', () => {
+    const worse = checkQuality(rows, stump(1, 0.5), stump(0, 0.5))
+    expect(worse).toMatchObject({ rows: 4, frauds: 2, previous_ap: 1, rollback: true })
+    expect(1 - worse.champion_ap).toBeGreaterThan(QUALITY_ROLLBACK_MARGIN)
+    expect(checkQuality(rows, stump(0, 0.5), stump(1, 0.5)).rollback).toBe(false)
+    expect(checkQuality(rows, stump(0, 0.5), stump(0, 0.5)).rollback).toBe(false)
   })
 })

@@ -127,10 +127,36 @@ describe('trees: champion and challenger', () => {
     await state.committer.commit(writes.ops())
     expect(records.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.rolled_back']])
     expect(records[0]![1]).toMatchObject({ rollback: true })
-    expect(records[1]![1].data).toMatchObject({ from: 'trees-2', live_decisions: live + 4001 })
+    expect(records[1]![1].data).toMatchObject({ from: 'trees-2', reason: 'score_drift', live_decisions: live + 4001 })
     expect(records[1]![1].data.psi).toBeGreaterThan(0.25)
     expect(s.champion).toMatchObject({ version: 'trees-1' })
     expect(s.champion!.previous).toBeUndefined()
+  })
+
+  it('rolls a promoted champion back when the one before ranks the decisions matured since its promotion better, and compares the pending challenger with that one', async () => {
+    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const s = newLearner(PRIOR)
+    await index(trainer, 500, 10, 100)
+    await refresh(trainer, s, 510) // trees-1: frauds above 100
+    await index(trainer, 510, 10, 200)
+    await refresh(trainer, s, 520) // trees-2 in shadow: frauds above 200
+    await index(trainer, 520, 2, 200)
+    await refresh(trainer, s, 522) // trees-2 ranks the new pattern better: promoted; trees-3 in shadow
+    expect(s.champion).toMatchObject({ version: 'trees-2', promotedThroughMs: 522 * DAY, previous: { version: 'trees-1' } })
+    await index(trainer, 522, 2, 100) // the first pattern is back: trees-1 ranks it, trees-2 does not
+    const records = await refresh(trainer, s, 524)
+    expect(records.map(([topic, r]) => [topic, r.model?.version ?? r.action, r.object_id])).toEqual([
+      ['models', 'trees-1', undefined], ['audit', 'model.rolled_back', 'trees-1'],
+      ['models', 'trees-3', undefined], ['audit', 'model.rejected', 'trees-3'],
+      ['models', 'trees-4', undefined], ['audit', 'model.challenger', 'trees-4']
+    ])
+    expect(records[0]![1]).toMatchObject({ rollback: true })
+    const rolledBack = records[1]![1].data
+    expect(rolledBack).toMatchObject({ from: 'trees-2', reason: 'quality', rows: 80, frauds: 16, previous_ap: 1, rollback: true })
+    expect(rolledBack.champion_ap).toBeLessThan(0.95)
+    // the pending challenger was judged against the restored champion
+    expect(records[3]![1].data).toMatchObject({ champion_ap: 1, promoted: false })
+    expect(s).toMatchObject({ champion: { version: 'trees-1' }, challenger: { version: 'trees-4' } })
   })
 
   it('waits with a challenger until enough frauds matured after its horizon, training none meanwhile', async () => {

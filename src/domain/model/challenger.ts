@@ -8,20 +8,37 @@ export interface LabelledInputs { z: ArrayLike<number>, y: 0 | 1, w: number }
 /** How a challenger did against the champion on the same matured decisions (average precision, weighted). */
 export interface ModelEvaluation { rows: number, frauds: number, champion_ap: number, challenger_ap: number, promoted: boolean }
 
+/** Both forests' weighted average precision on the same labelled decisions (scored from their recorded inputs). */
+function compareOn (rows: readonly LabelledInputs[], a: Forest, b: Forest): { rows: number, frauds: number, a: number, b: number } {
+  const scored = (forest: Forest) => rows.map(r => ({ score: predictLogit(forest, r.z), label: r.y, weight: r.w }))
+  return { rows: rows.length, frauds: rows.reduce((n, r) => n + r.y, 0), a: averagePrecision(scored(a)), b: averagePrecision(scored(b)) }
+}
+
 /**
  * Champion and challenger, pure: both score the decisions that matured after the challenger's training horizon
  * (traffic it scored in shadow, from their recorded inputs), and the challenger is promoted when its average
  * precision is at least the champion's: the newer model wins ties.
  */
 export function evaluateChallenger (rows: readonly LabelledInputs[], champion: Forest, challenger: Forest): ModelEvaluation {
-  const scored = (forest: Forest) => rows.map(r => ({ score: predictLogit(forest, r.z), label: r.y, weight: r.w }))
-  const championAp = averagePrecision(scored(champion))
-  const challengerAp = averagePrecision(scored(challenger))
-  return {
-    rows: rows.length,
-    frauds: rows.reduce((n, r) => n + r.y, 0),
-    champion_ap: round4(championAp),
-    challenger_ap: round4(challengerAp),
-    promoted: challengerAp >= championAp
-  }
+  const { a, b, ...counts } = compareOn(rows, champion, challenger)
+  return { ...counts, champion_ap: round4(a), challenger_ap: round4(b), promoted: b >= a }
+}
+
+/**
+ * How far below the champion it replaced a promoted champion's average precision may fall, on the decisions that
+ * matured since its promotion, before it rolls back: a margin above the noise of a few dozen frauds, so that a
+ * rollback means the newer model is worse, not that the two are equal.
+ */
+export const QUALITY_ROLLBACK_MARGIN = 0.05
+
+/** A promoted champion's quality on the decisions matured since its promotion, against the champion before it. */
+export interface QualityCheck { rows: number, frauds: number, champion_ap: number, previous_ap: number, rollback: boolean }
+
+/**
+ * Quality drift, pure: the champion and the one it replaced score the decisions that matured since the promotion,
+ * and the champion rolls back when its average precision is more than QUALITY_ROLLBACK_MARGIN below the other's.
+ */
+export function checkQuality (rows: readonly LabelledInputs[], champion: Forest, previous: Forest): QualityCheck {
+  const { a, b, ...counts } = compareOn(rows, champion, previous)
+  return { ...counts, champion_ap: round4(a), previous_ap: round4(b), rollback: b - a > QUALITY_ROLLBACK_MARGIN }
 }

@@ -36,9 +36,11 @@ export interface TreesVersion { version: string, throughMs: number }
 
 /**
  * The champion: the scores it was promoted on (baseline) and its live scores since, binned (drift.ts), and the
- * champion before it, which it rolls back to when its scores drift.
+ * champion before it, which it rolls back to when its scores drift or its quality falls below that one's.
  */
 export interface Champion extends TreesVersion {
+  /** The maturity horizon when it was promoted: decisions after it are the ones its quality is judged on. */
+  promotedThroughMs?: number
   baseline?: ScoreBaseline
   live?: number[]
   /** Event time of the first live decision counted. */
