@@ -1,13 +1,14 @@
 import type { EventLog } from './eventlog/event-log.js'
 import { newId } from '../domain/ids.js'
 import type { Ruleset } from '../domain/decision/types.js'
-import { initialRuleset, versionLabel } from '../domain/rules/ruleset-versions.js'
+import { initialRuleset, versionLabel, versionNumber } from '../domain/rules/ruleset-versions.js'
 import { RulesetCache, type CompiledRuleset } from '../domain/rules/ruleset.js'
 import { compileList } from '../domain/rules/lists.js'
 import { itemsOf } from '../domain/rules/list-items.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
 import { scopeId, type Scope } from '../domain/scope.js'
+import { LRUCache } from 'lru-cache'
 import { scanJson } from '../stores/rocks.js'
 import { appendConfirmed } from './confirmation.js'
 import type { ProcessorRuntime } from './processor.js'
@@ -48,6 +49,8 @@ export class ControlPlane {
   private readonly items = new Map<string, ScopeItems>()
   private readonly active = new Map<string, ActiveRuleset>()
   private readonly compiled = new RulesetCache()
+  /** Accepted versions read by label (rulesetAt), by scope and label: versions never change. */
+  private readonly byLabel = new LRUCache<string, Ruleset>({ max: 256 })
   private readonly view: View<RulesetVersion | ListItemChange, boolean>
 
   private readonly state: StateDb
@@ -137,6 +140,26 @@ export class ControlPlane {
       (loaded.get(item.alias) ?? loaded.set(item.alias, new Map()).get(item.alias)!).set(item.value, item.added)
     }
     return this.items.get(key) ?? this.items.set(key, loaded).get(key)!
+  }
+
+  /**
+   * The ruleset of version `label` as it was accepted (its lists without later item changes), or undefined when
+   * this instance has not applied it (yet) or the label is not one of this scope's.
+   */
+  async rulesetAt (scope: Scope, label: string): Promise<Ruleset | undefined> {
+    const key = `${scopeId(scope)}\u0000${label}`
+    const hit = this.byLabel.get(key)
+    if (hit !== undefined) return hit
+    const n = versionNumber(label)
+    if (n === undefined) return undefined
+    let ruleset: Ruleset | undefined
+    if (n === 0) ruleset = initialRuleset()
+    else {
+      const raw = await this.state.get(versionKey(scope.tenant, scope.mode, n))
+      ruleset = raw === undefined ? undefined : (JSON.parse(raw.toString()) as RulesetVersion).ruleset
+    }
+    if (ruleset !== undefined) this.byLabel.set(key, ruleset)
+    return ruleset
   }
 
   /** Accepted versions, oldest first. */

@@ -2,6 +2,7 @@ import { inputValues } from '../domain/model/inputs.js'
 import { treeValues } from '../domain/model/tree-inputs.js'
 import { round4 } from '../domain/model/model.js'
 import { TreeTrainer } from './tree-trainer.js'
+import { RolloutGuard, type GuardedRuns } from './rollout-guard.js'
 import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
 import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
 import { prefixRange, stateKey, TAG } from '../stores/keys.js'
@@ -20,9 +21,10 @@ const ROW_RETENTION_MS = 90 * DAY_MS
 
 /**
  * What the trainer keeps per decision: its event time, its input values for the linear model (x) and for the
- * trees (z; absent in rows kept before trees), and the label it was learned with.
+ * trees (z; absent in rows kept before trees), the label it was learned with, and the guarded rollout runs one
+ * of whose rules it matched (g; rollout-guard.ts) and whether the guard counted it as matured (gm).
  */
-interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1 }
+interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1, g?: string[], gm?: 1 }
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
 const learnerKey = (s: Scope) => stateKey(TAG.learner, 's', ...scopeParts(s))
@@ -38,7 +40,7 @@ const json = (v: unknown) => Buffer.from(JSON.stringify(v))
  * A scope's learner and the due time its due index is read from, so each read seeks past the entries already
  * handled instead of stepping over their deletions (which a scan from the start of the index would do).
  */
-interface OpenLearner { scope: Scope, s: LearnerState, dueFromMs: number, addedMinDueMs: number }
+interface OpenLearner { scope: Scope, s: LearnerState, dueFromMs: number, addedMinDueMs: number, runs: GuardedRuns }
 
 /** The learners a batch opened, by scope id: loaded from the store, written back at the end of the batch. */
 type Learners = Map<string, OpenLearner>
@@ -57,6 +59,8 @@ type Learners = Map<string, OpenLearner>
  * and weighted back). Every `modelTrees.everyHours` of event time a tenant's trees are trained in a worker
  * thread on the index's rows of the `windowDays` before the maturity horizon (where every label is in); the
  * next punctuation publishes them, and from then on they are the tenant's model, the linear one kept learning.
+ * Rule rollouts with stop conditions are guarded here too (rollout-guard.ts): hits counted as decisions come,
+ * precision as they mature.
  */
 export const feedbackTrainer: Topology = {
   name: 'feedback',
@@ -65,6 +69,7 @@ export const feedbackTrainer: Topology = {
     const { topics, config } = ctx
     const maturityMs = config.labelMaturityDays * DAY_MS
     const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger)
+    const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger })
 
     /** Learns a row with a label, remembers which (a later, different label corrects it), updates the trees' index. */
     const teach = (l: OpenLearner, writes: BatchWrites, trace: string, row: Row, y: 0 | 1) => {
@@ -79,7 +84,8 @@ export const feedbackTrainer: Topology = {
         const raw = await writes.get(learnerKey(scope))
         const active = ctx.models.record(scope)
         const dueFrom = await writes.get(dueFromKey(scope))
-        l = { scope, s: raw !== undefined ? JSON.parse(raw.toString()) as LearnerState : newLearner(ctx.models.model(scope), active?.trained ?? 0), dueFromMs: dueFrom === undefined ? 0 : Number(dueFrom.toString()), addedMinDueMs: Infinity }
+        const s = raw !== undefined ? JSON.parse(raw.toString()) as LearnerState : newLearner(ctx.models.model(scope), active?.trained ?? 0)
+        l = { scope, s, dueFromMs: dueFrom === undefined ? 0 : Number(dueFrom.toString()), addedMinDueMs: Infinity, runs: await guard.load(scope, writes) }
         local.set(scopeId(scope), l)
       }
       return l
@@ -91,6 +97,8 @@ export const feedbackTrainer: Topology = {
       if (await writes.get(rowKey(scope, d.trace_id)) !== undefined) return
       const l = await learnerOf(scope, batch)
       const row: Row = { t: d.created_ms, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
+      const hits = await guard.observe(scope, l.runs, d)
+      if (hits.length > 0) row.g = hits
       const pending = await writes.get(pendingKey(scope, d.trace_id))
       if (pending !== undefined) {
         teach(l, writes, d.trace_id, row, (JSON.parse(pending.toString()) as FeedbackLabel).label)
@@ -110,6 +118,8 @@ export const feedbackTrainer: Topology = {
       const row = JSON.parse(raw.toString()) as Row
       if (row.learned === label.label) return
       const l = await learnerOf(scope, batch)
+      // a label after the guard counted the row as matured corrects its figures
+      if (row.g !== undefined && row.gm === 1) guard.relabelled(l.runs, row.g, label.label === 1)
       teach(l, writes, label.trace_id, row, label.label)
       writes.put(rowKey(scope, label.trace_id), json(row))
     }
@@ -135,10 +145,13 @@ export const feedbackTrainer: Topology = {
         if (raw === undefined) continue
         if (phase === 'x') { writes.del(rk); continue }
         const row = JSON.parse(raw.toString()) as Row
-        if (row.learned === undefined) {
-          teach(l, writes, trace!, row, 0)
-          writes.put(rk, json(row))
+        if (row.g !== undefined) {
+          guard.matured(l.runs, row.g, row.learned === 1)
+          row.gm = 1
         }
+        const unlabelled = row.learned === undefined
+        if (unlabelled) teach(l, writes, trace!, row, 0)
+        if (unlabelled || row.g !== undefined) writes.put(rk, json(row))
         addDue(l, writes, Number(due) + ROW_RETENTION_MS, trace!, 'x')
       }
       // Entries this batch added are not in the store the scan read: the next read starts at the earliest of them.
@@ -179,9 +192,10 @@ export const feedbackTrainer: Topology = {
         if (!await firstCopy(record, batch, group)) return
         await (isDecision(record) ? onDecision(value as TransactionRecord, batch) : onLabel(value as FeedbackLabel, batch))
       },
-      async endBatch ({ writes, local }) {
+      async endBatch ({ writes, local, afterCommit }) {
         for (const l of local.values()) {
           await mature(l, writes)
+          if (await guard.check(l.scope, l.runs, afterCommit) || Object.keys(l.runs).length > 0) guard.save(l.scope, writes, l.runs)
           trees.maybeRefresh(l.scope, l.s, l.s.watermarkMs - maturityMs)
           writes.put(learnerKey(l.scope), json(l.s))
           writes.put(dueFromKey(l.scope), Buffer.from(String(l.dueFromMs)))

@@ -37,7 +37,7 @@ describe('a known path with another method: 405 method_not_allowed with Allow', 
       ['PUT', '/v1/webhooks/we_1', 'DELETE, GET, HEAD, POST'],
       ['POST', '/v1/transactions/trc_1?x=1', 'GET, HEAD'],
       // The route the path names, as the router prefers it: /v1/rules/rollout, not /v1/rules/:id.
-      ['TRACE', '/v1/rules/rollout', 'POST'],
+      ['TRACE', '/v1/rules/rollout', 'GET, HEAD, POST'],
       ['DELETE', '/v1/lists/deny_emails/items', 'POST']
     ] as const) {
       const res = await call(method, url)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Rule, Ruleset, ValueList } from '../../src/domain/decision/types.js'
 import { defaultRiskSettings } from '../../src/domain/decision/default-policy.js'
 import {
-  createList, deleteList, newRule, rollOut, ruleUsingList, updateRiskSettings, upsertRule
+  createList, deleteList, newRule, rollOut, stopRollout, ruleUsingList, updateRiskSettings, upsertRule
 } from '../../src/domain/rules/ruleset-edits.js'
 
 const rule = (id: string, fields: Partial<Rule> = {}): Rule =>
@@ -60,8 +60,8 @@ describe('upsertRule', () => {
 describe('rollOut', () => {
   it('creates the pack and puts its rules in shadow mode', () => {
     const { before, copy } = given(base())
-    const after = rollOut(before, { pack: 'p1', ruleIds: ['a', 'c'], percentage: 10 })
-    expect(after.rollouts).toEqual({ p1: { pack: 'p1', rule_ids: ['a', 'c'], percentage: 10 } })
+    const after = rollOut(before, { pack: 'p1', rule_ids: ['a', 'c'], percentage: 10 })
+    expect(after.rollouts).toEqual({ p1: { pack: 'p1', rule_ids: ['a', 'c'], percentage: 10, status: 'running' } })
     expect(after.rules.map(r => r.mode)).toEqual(['shadow', 'enforce', 'shadow'])
     expect(after.rules[1]).toBe(before.rules[1])
     expect({ ...after.rules[0], mode: 'enforce' }).toEqual(copy.rules[0])
@@ -72,23 +72,36 @@ describe('rollOut', () => {
 
   it('moves a rule out of any other pack, which stays (maybe empty); re-rolling a pack replaces it', () => {
     const { before, copy } = given({ ...base(), rollouts: { p1: { pack: 'p1', rule_ids: ['a', 'b'], percentage: 10 }, p2: { pack: 'p2', rule_ids: ['c'], percentage: 50 } } })
-    const after = rollOut(before, { pack: 'p3', ruleIds: ['b', 'c'], percentage: 0 })
+    const after = rollOut(before, { pack: 'p3', rule_ids: ['b', 'c'], percentage: 0 })
     expect(after.rollouts).toEqual({
       p1: { pack: 'p1', rule_ids: ['a'], percentage: 10 },
       p2: { pack: 'p2', rule_ids: [], percentage: 50 },
-      p3: { pack: 'p3', rule_ids: ['b', 'c'], percentage: 0 }
+      p3: { pack: 'p3', rule_ids: ['b', 'c'], percentage: 0, status: 'running' }
     })
-    const again = rollOut(after, { pack: 'p1', ruleIds: ['c'], percentage: 100 })
-    expect(again.rollouts!.p1).toEqual({ pack: 'p1', rule_ids: ['c'], percentage: 100 })
-    expect(again.rollouts!.p3).toEqual({ pack: 'p3', rule_ids: ['b'], percentage: 0 })
+    const again = rollOut(after, { pack: 'p1', rule_ids: ['c'], percentage: 100, id: 'rol_2' })
+    expect(again.rollouts!.p1).toEqual({ pack: 'p1', rule_ids: ['c'], percentage: 100, id: 'rol_2', status: 'running' })
+    expect(again.rollouts!.p3).toEqual({ pack: 'p3', rule_ids: ['b'], percentage: 0, status: 'running' })
     expect(before).toEqual(copy)
   })
 
   it('does not keep the caller\'s array of rule ids', () => {
     const ruleIds = ['a']
-    const after = rollOut(base(), { pack: 'p1', ruleIds, percentage: 5 })
+    const after = rollOut(base(), { pack: 'p1', rule_ids: ruleIds, percentage: 5 })
     ruleIds.push('b')
     expect(after.rollouts!.p1!.rule_ids).toEqual(['a'])
+  })
+})
+
+describe('stopRollout', () => {
+  const stop = { reason: 'hit_rate' as const, at: 1, decisions: 10, hits: 9, matured_hits: 0, matured_frauds: 0, hit_rate: 0.9, precision: null }
+  it('stops the pack\'s running run, and only that run', () => {
+    const before = rollOut(base(), { pack: 'p1', rule_ids: ['a'], percentage: 5, id: 'rol_1', stop_conditions: { max_hit_rate: 0.1 } })
+    expect(stopRollout(before, 'p1', 'rol_0', stop)).toBe(before)
+    const after = stopRollout(before, 'p1', 'rol_1', stop)
+    expect(after.rollouts!.p1).toEqual({ ...before.rollouts!.p1, status: 'stopped', stopped: stop })
+    expect(after.rules).toBe(before.rules)
+    expect(stopRollout(after, 'p1', 'rol_1', { ...stop, at: 2 })).toBe(after)
+    expect(stopRollout(after, 'p2', 'rol_1', stop)).toBe(after)
   })
 })
 

@@ -24,6 +24,9 @@ const ruleBodySchema = {
 
 type RuleBody = Partial<Rule>
 
+/** Rule ids that would hide under another resource's path (GET /v1/rules/rollout). */
+const RESERVED_IDS = new Set(['rollout'])
+
 export function ruleResource (rule: Rule, rulesetVersion: string) {
   return { object: 'rule', ...rule, ruleset_version: rulesetVersion }
 }
@@ -34,6 +37,7 @@ export const ruleRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
   app.post<{ Body: RuleBody }>('/v1/rules', { config: { scope: 'rules:write' }, schema: { body: ruleBodySchema } }, async request => {
     const body = request.body
     const id = body.id ?? newId('rule').toLowerCase()
+    if (RESERVED_IDS.has(id)) throw new ApiError('parameter_invalid', `'${id}' is reserved (/v1/rules/${id} is another resource); choose another id.`, 'id')
     const existing = (await control.activeRuleset(request.scope)).ruleset.rules.find(r => r.id === id)
     if (existing === undefined) {
       for (const field of ['name', 'expression', 'action'] as const) {

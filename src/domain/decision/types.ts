@@ -83,6 +83,36 @@ export interface Rollout {
   rule_ids: string[]
   /** 0..100; raising it only adds subjects. */
   percentage: number
+  /** This run of the rollout: each POST /v1/rules/rollout starts a new one (absent on rollouts made before runs had ids). */
+  id?: string
+  /** `stopped` once a stop condition was crossed: its rules then run nowhere (absent: running). */
+  status?: 'running' | 'stopped'
+  stop_conditions?: StopConditions
+  /** Why and when it stopped, with the figures that crossed the condition. */
+  stopped?: RolloutStop
+}
+
+/**
+ * When a rollout stops itself (domain/rules/rollout-guard.ts): its hit rate (decisions where one of its rules
+ * matched, of those it ran for) above `max_hit_rate` once it ran for `min_decisions`; or its precision (frauds
+ * among its hits whose labels matured) below `min_precision` once `min_matured_hits` hits matured.
+ */
+export interface StopConditions {
+  max_hit_rate?: number
+  min_decisions?: number
+  min_precision?: number
+  min_matured_hits?: number
+}
+
+/** What the rollout guard counted for one run of a rollout. */
+export interface RolloutFigures { decisions: number, hits: number, matured_hits: number, matured_frauds: number }
+
+export interface RolloutStop extends RolloutFigures {
+  reason: 'hit_rate' | 'precision'
+  /** Unix seconds. */
+  at: number
+  hit_rate: number
+  precision: number | null
 }
 
 /** An immutable snapshot of a tenant's rules, lists and rollouts; decisions record its version. */

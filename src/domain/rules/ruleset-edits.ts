@@ -1,4 +1,4 @@
-import type { RiskSettings, Rule, Ruleset, ValueList } from '../decision/types.js'
+import type { RiskSettings, Rule, Rollout, RolloutStop, Ruleset, ValueList } from '../decision/types.js'
 import { policyOf } from '../decision/default-policy.js'
 
 /**
@@ -25,16 +25,23 @@ export function upsertRule (ruleset: Ruleset, id: string, fields: Partial<Rule>)
 }
 
 /**
- * Rolls `ruleIds` out as pack `pack` to `percentage` percent of traffic: the rules go to shadow mode, and a
- * rule belongs to one pack, so moving it here takes it out of any other (which stays, maybe empty).
+ * Rolls `ruleIds` out as pack `pack` to `percentage` percent of traffic, as a new run `id` (with its stop
+ * conditions, if any): the rules go to shadow mode, and a rule belongs to one pack, so moving it here takes it
+ * out of any other (which stays, maybe empty).
  */
-export function rollOut (ruleset: Ruleset, rollout: { pack: string, ruleIds: readonly string[], percentage: number }): Ruleset {
-  const { pack, percentage } = rollout
-  const ruleIds = [...rollout.ruleIds]
+export function rollOut (ruleset: Ruleset, rollout: Pick<Rollout, 'pack' | 'rule_ids' | 'percentage' | 'id' | 'stop_conditions'>): Ruleset {
+  const ruleIds = [...rollout.rule_ids]
   const rollouts = { ...(ruleset.rollouts ?? {}) }
   for (const [name, r] of Object.entries(rollouts)) rollouts[name] = { ...r, rule_ids: r.rule_ids.filter(id => !ruleIds.includes(id)) }
-  rollouts[pack] = { pack, rule_ids: ruleIds, percentage }
+  rollouts[rollout.pack] = { ...rollout, rule_ids: ruleIds, status: 'running' }
   return { ...ruleset, rollouts, rules: ruleset.rules.map(r => ruleIds.includes(r.id) ? { ...r, mode: 'shadow' } : r) }
+}
+
+/** Stops run `id` of pack `pack` (its rules then run nowhere); nothing changes when that run is not the pack's running one. */
+export function stopRollout (ruleset: Ruleset, pack: string, id: string, stopped: RolloutStop): Ruleset {
+  const r = ruleset.rollouts?.[pack]
+  if (r?.id !== id || r.status === 'stopped') return ruleset
+  return { ...ruleset, rollouts: { ...ruleset.rollouts, [pack]: { ...r, status: 'stopped', stopped } } }
 }
 
 /** Adds `list`; a list of the same alias already there is kept as it is. */

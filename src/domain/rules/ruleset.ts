@@ -11,7 +11,8 @@ export interface CompiledPack { pack: string, percentage: number, entries: Compi
 
 /**
  * A ruleset ready to evaluate: active rules grouped by mode and ordered (allow, reject, flag; then priority,
- * id). Shadow rules in a rolled-out pack run only for the pack's share of traffic; other shadow rules always.
+ * id). Shadow rules in a rolled-out pack run only for the pack's share of traffic (none once it stopped); other
+ * shadow rules always.
  */
 export interface CompiledRuleset {
   version: string
@@ -48,7 +49,7 @@ export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
     version: ruleset.version,
     enforce: ordered(active.filter(r => r.mode === 'enforce')),
     shadow: ordered(shadow.filter(r => !packOf.has(r.id))),
-    packs: rollouts.map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack)) })),
+    packs: rollouts.filter(r => r.status !== 'stopped').map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack)) })),
     lists
   }
   const needs = new Map(MODEL_NEEDS.map(n => [featureName(n), n]))
