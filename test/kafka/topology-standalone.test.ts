@@ -93,6 +93,9 @@ describe.skipIf(brokers === undefined)('feedback, async-scorer and signal-update
     const call = (method: 'GET' | 'POST', url: string, payload?: object) => api!.server.inject({ method, url, headers: auth(), ...(payload === undefined ? {} : { payload }) })
     const now = Math.floor(Date.now() / 1000)
     try {
+      // a rollout that the feedback process's guard stops: every payment hits it
+      expect((await call('POST', '/v1/rules', { id: 'every_payment', name: 'Every payment', expression: 'request.event == "payment"', action: 'flag', mode: 'shadow' })).statusCode).toBe(200)
+      expect((await call('POST', '/v1/rules/rollout', { pack: 'loud', rule_ids: ['every_payment'], percentage: 100, stop_conditions: { max_hit_rate: 0.5, min_decisions: 3 } })).statusCode).toBe(200)
       const first = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-1', device_id: 'k-dev', event_time: now - 3 * 86400 })).json()
       const second = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-2', device_id: 'k-dev', event_time: now - 3 * 86400 })).json()
       const c = await eventually(async () => (await call('POST', '/v1/cases', { trace_id: first.trace_id, reason: 'chargeback' })).json().id, 30000, 'case opened')
@@ -102,7 +105,13 @@ describe.skipIf(brokers === undefined)('feedback, async-scorer and signal-update
         const s = (await call('GET', '/v1/risk_settings')).json()
         return s.model.trained_labels >= 2 ? s.model : undefined
       }, 60000, 'a model version from the feedback process')
+      const stopped = await eventually(async () => {
+        const r = (await call('GET', '/v1/rules/rollout/loud')).json()
+        return r.status === 'stopped' ? r : undefined
+      }, 60000, 'the rollout stopped by the feedback process')
+      expect(stopped.stopped).toMatchObject({ reason: 'hit_rate', decisions: 3, hits: 3 })
       const later = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-4' })).json()
+      expect(later.shadow?.rules ?? []).not.toContain('every_payment')
       expect((await call('GET', `/v1/transactions/${later.trace_id}`)).json().evaluation.model_version).toBe(model.version)
 
       const deferred = await eventually(() => events.find(e => e.type === 'score.async' && e.data.trace_id === second.trace_id), 60000, 'score.async')
