@@ -168,12 +168,13 @@ export class TreeTrainer {
       return forest === undefined ? undefined : treeModel(version, forest)
     }
     /** The champion rolls back to the one before it (a rollback record always replaces the active version). */
-    const rollBack = async (data: Record<string, unknown>) => {
+    const rollBack = async (reason: 'score_drift' | 'quality', data: object) => {
       const c = s.champion!
       const back = await model(c.previous!.version)
       if (back === undefined) return
-      emit({ tenant_id: scope.tenant, mode: scope.mode, model: back, trained: s.trained, trained_through_ms: c.previous!.throughMs, created_ms: nowMs, rollback: true },
-        'model.rolled_back', { from: c.version, ...data })
+      const rolledBack = { from: c.version, reason }
+      emit({ tenant_id: scope.tenant, mode: scope.mode, model: back, trained: s.trained, trained_through_ms: c.previous!.throughMs, created_ms: nowMs, rollback: true, rolled_back: rolledBack },
+        'model.rolled_back', { ...rolledBack, ...data })
       writes.del(forestKey(scope, c.version))
       s.champion = { version: c.previous!.version, throughMs: c.previous!.throughMs, baseline: c.previous!.baseline }
     }
@@ -182,7 +183,7 @@ export class TreeTrainer {
     const span = (c?.liveToMs ?? 0) - (c?.liveFromMs ?? 0)
     if (c?.baseline !== undefined && c.previous !== undefined && live >= MIN_LIVE_DECISIONS && span >= MIN_LIVE_SPAN_MS) {
       const drift = psi(c.baseline.shares, c.live!)
-      if (drift > PSI_ROLLBACK) await rollBack({ reason: 'score_drift', psi: Math.round(drift * 10000) / 10000, live_decisions: live })
+      if (drift > PSI_ROLLBACK) await rollBack('score_drift', { psi: Math.round(drift * 10000) / 10000, live_decisions: live })
     }
     const id = scopeId(scope)
     const done = this.done.get(id)
@@ -192,7 +193,7 @@ export class TreeTrainer {
     for await (const [old] of scan(this.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - this.settings.windowDays * DAY_MS, ''))) writes.del(old)
     const quality = done.quality
     if (quality?.check.rollback === true && s.champion?.version === quality.version && s.champion.previous !== undefined) {
-      await rollBack({ reason: 'quality', ...quality.check })
+      await rollBack('quality', quality.check)
     }
     if (done.verdict !== undefined && s.challenger !== undefined) {
       const { version, evaluation } = done.verdict

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { scoreFeatures } from '../../src/domain/model/model.js'
+import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { modelRecord } from '../../src/domain/records/models.js'
 import { auth, eventually, LIVE_KEY, startTestApp } from '../support/app.js'
 
 let app: App
@@ -39,6 +41,7 @@ describe('gradient-boosted trees from dispositions', () => {
       return /^trees-\d+$/.test(s.model.version) ? s : undefined
     }, 20000, 'trees')
     const version = settings.model.version as string
+    expect(settings.model.rolled_back).toBeNull()
     expect(settings).toHaveProperty('challenger') // later trees in shadow: test/unit/tree-trainer.test.ts
 
     const high = await score({ event: 'payment', amount: 700, user_id: 'u-new-high', terminal_id: 't3' })
@@ -54,5 +57,17 @@ describe('gradient-boosted trees from dispositions', () => {
     expect(scoreFeatures(stored.evaluation.features, model!).score).toBe(high.score)
     // the live mode learned nothing
     expect((await call('GET', '/v1/risk_settings', undefined, LIVE_KEY)).json().model.version).not.toMatch(/^trees/)
+  })
+
+  it('show a rollback in the risk settings: the version it came back from and why', async () => {
+    const scope = { tenant: app.identity.defaultTenant, mode: 'test' as const }
+    const trees = (version: string) => ({ kind: 'trees' as const, version, inputs: TREE_INPUTS.map(i => i.name), forest: { base: -2, trees: [] } })
+    const record = { tenant_id: scope.tenant, mode: scope.mode, trained: 1, trained_through_ms: NOW, created_ms: NOW }
+    await app.log.append(app.topics.models, [modelRecord({ ...record, model: trees('trees-98'), rollback: true, rolled_back: { from: 'trees-99', reason: 'quality' } })])
+    const model = await eventually(async () => {
+      const m = (await call('GET', '/v1/risk_settings')).json().model
+      return m.version === 'trees-98' ? m : undefined
+    }, 20000, 'the rollback active')
+    expect(model.rolled_back).toEqual({ from: 'trees-99', reason: 'quality' })
   })
 })

@@ -126,7 +126,7 @@ describe('trees: champion and challenger', () => {
     const records = (await trainer.publish(scope, s, writes, 413 * DAY)).records.map(([topic, r]) => [topic, JSON.parse(r.value.toString())] as const)
     await state.committer.commit(writes.ops())
     expect(records.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.rolled_back']])
-    expect(records[0]![1]).toMatchObject({ rollback: true })
+    expect(records[0]![1]).toMatchObject({ rollback: true, rolled_back: { from: 'trees-2', reason: 'score_drift' } })
     expect(records[1]![1].data).toMatchObject({ from: 'trees-2', reason: 'score_drift', live_decisions: live + 4001 })
     expect(records[1]![1].data.psi).toBeGreaterThan(0.25)
     expect(s.champion).toMatchObject({ version: 'trees-1' })
@@ -150,7 +150,7 @@ describe('trees: champion and challenger', () => {
       ['models', 'trees-3', undefined], ['audit', 'model.rejected', 'trees-3'],
       ['models', 'trees-4', undefined], ['audit', 'model.challenger', 'trees-4']
     ])
-    expect(records[0]![1]).toMatchObject({ rollback: true })
+    expect(records[0]![1]).toMatchObject({ rollback: true, rolled_back: { from: 'trees-2', reason: 'quality' } })
     const rolledBack = records[1]![1].data
     expect(rolledBack).toMatchObject({ from: 'trees-2', reason: 'quality', rows: 80, frauds: 16, previous_ap: 1, rollback: true })
     expect(rolledBack.champion_ap).toBeLessThan(0.95)

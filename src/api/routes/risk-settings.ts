@@ -30,7 +30,7 @@ export const riskSettingsRoutes: FastifyPluginAsync<RiskSettingsDeps> = async (a
       thresholds,
       actions,
       ruleset_version: ruleset.version,
-      model: { version: models.model(scope).version, trained_labels: trained?.trained ?? 0, trained_through: trained === undefined ? null : Math.floor(trained.trained_through_ms / 1000) },
+      model: { version: models.model(scope).version, trained_labels: trained?.trained ?? 0, trained_through: trained === undefined ? null : Math.floor(trained.trained_through_ms / 1000), rolled_back: trained?.rolled_back ?? null },
       challenger: challenger === undefined
         ? null
         : { version: challenger.model.version, status: challenger.role === undefined ? 'promoted' : challenger.role === 'challenger' ? 'shadow' : 'rejected', trained_through: Math.floor(challenger.trained_through_ms / 1000), evaluation: challenger.evaluation ?? null }

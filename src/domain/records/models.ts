@@ -17,8 +17,10 @@ export interface ModelRecord {
   role?: 'challenger' | 'rejected'
   /** How it did against the champion when it was compared (promoted or rejected). */
   evaluation?: ModelEvaluation
-  /** The champion before the active one, made active again because the active one's scores drifted. */
+  /** The champion before the active one, made active again because the active one's scores or quality drifted. */
   rollback?: true
+  /** On a rollback: the version it replaced and why. */
+  rolled_back?: { from: string, reason: 'score_drift' | 'quality' }
 }
 
 export const modelRecord = (r: ModelRecord): LogRecord => ({ key: `${r.tenant_id}:${r.mode}`, value: Buffer.from(JSON.stringify(r)), headers: { tenant_id: r.tenant_id } })
