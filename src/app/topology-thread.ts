@@ -36,7 +36,7 @@ export async function startTopologyThread (config: Config, names: string[] | und
     lagAnswers.clear()
     if (stopping) return
     logger.error({ error }, 'topology thread died')
-    remote = { status: 'degraded', failing: [{ component: 'topology-thread', since_ms: Date.now(), error, attempts: 1 }], dead_lettered: remote?.dead_lettered ?? {} }
+    remote = { status: 'degraded', failing: [{ component: 'topology-thread', since_ms: Date.now(), error, attempts: 1 }], dead_lettered: remote?.dead_lettered ?? {}, in_progress: {} }
     stopServing()
   }
   const ready = new Promise<void>((resolve, reject) => {

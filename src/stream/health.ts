@@ -1,14 +1,16 @@
 /**
- * What is failing in this process's pipeline right now (the outbox relay, a consumer group), and how many
- * records each has dead-lettered since start. GET /healthz reports `degraded` while anything is failing.
+ * What is failing in this process's pipeline right now (the outbox relay, a consumer group), how many
+ * records each has dead-lettered since start, and background work under way (a model training and its
+ * publication), by component. GET /healthz reports `degraded` while anything is failing.
  */
-export interface HealthReport { status: 'ok' | 'degraded', failing: Failure[], dead_lettered: Record<string, number> }
+export interface HealthReport { status: 'ok' | 'degraded', failing: Failure[], dead_lettered: Record<string, number>, in_progress: Record<string, number> }
 
 export interface Failure { component: string, since_ms: number, error: string, attempts: number }
 
 export class PipelineHealth {
   private readonly failures = new Map<string, Failure>()
   private readonly deadLetters = new Map<string, number>()
+  private readonly working = new Map<string, number>()
 
   private readonly others: Array<() => HealthReport | undefined> = []
 
@@ -38,15 +40,28 @@ export class PipelineHealth {
     this.onChange()
   }
 
+  /** How many pieces of background work `component` has under way (0: none). */
+  inProgress (component: string, n: number): void {
+    if ((this.working.get(component) ?? 0) === n) return
+    if (n === 0) this.working.delete(component)
+    else this.working.set(component, n)
+    this.onChange()
+  }
+
   report (): HealthReport {
     const failing = [...this.failures.values()]
     const deadLettered = Object.fromEntries(this.deadLetters)
+    const inProgress = Object.fromEntries(this.working)
+    const add = (into: Record<string, number>, from: Record<string, number> | undefined) => {
+      for (const [component, n] of Object.entries(from ?? {})) into[component] = (into[component] ?? 0) + n
+    }
     for (const other of this.others) {
       const r = other()
       if (r === undefined) continue
       failing.push(...r.failing)
-      for (const [component, n] of Object.entries(r.dead_lettered)) deadLettered[component] = (deadLettered[component] ?? 0) + n
+      add(deadLettered, r.dead_lettered)
+      add(inProgress, r.in_progress)
     }
-    return { status: failing.length > 0 ? 'degraded' : 'ok', failing, dead_lettered: deadLettered }
+    return { status: failing.length > 0 ? 'degraded' : 'ok', failing, dead_lettered: deadLettered, in_progress: inProgress }
   }
 }

@@ -68,7 +68,7 @@ export const feedbackTrainer: Topology = {
   build (ctx) {
     const { topics, config } = ctx
     const maturityMs = config.labelMaturityDays * DAY_MS
-    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger)
+    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger, n => ctx.health.inProgress('feedback.trees', n))
     const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger })
 
     /** Learns a row with a label, remembers which (a later, different label corrects it), updates the trees' index. */
@@ -162,7 +162,8 @@ export const feedbackTrainer: Topology = {
      * Every tenant's trees trained since the last punctuation (and the training index before their window
      * dropped); then, for a tenant without trees, a new linear version when it learned something since its last.
      */
-    const publish = async ({ writes, emit }: Batch<Learners>) => {
+    const publish = async ({ writes, emit, afterCommit }: Batch<Learners>) => {
+      afterCommit(async () => { trees.reportBusy() })
       const [gte, lt] = prefixRange(TAG.learner, 's')
       for await (const [key, raw] of scan(ctx.state.db, gte, lt)) {
         const s = JSON.parse(raw.toString()) as LearnerState

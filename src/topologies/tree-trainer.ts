@@ -79,9 +79,16 @@ export class TreeTrainer {
   constructor (
     private readonly state: StateDb,
     private readonly settings: TreeTrainingSettings,
-    private readonly logger: { error(o: object, msg: string): void, info(o: object, msg: string): void }
+    private readonly logger: { error(o: object, msg: string): void, info(o: object, msg: string): void },
+    /** Told how many refreshes are training or waiting to be published (the `/healthz` in_progress). */
+    private readonly busy: (n: number) => void = () => {}
   ) {
     this.negativeRate = settings.negativeSamplePercent / 100
+  }
+
+  /** Reports the refreshes under way; the caller of publish calls it once what it published is appended. */
+  reportBusy (): void {
+    this.busy(this.running.size + this.done.size)
   }
 
   /** Records a labelled row's inputs in the training index (all frauds, a sample of the rest), or drops it. */
@@ -96,10 +103,11 @@ export class TreeTrainer {
     const id = scopeId(scope)
     if (horizonMs - (s.treesThroughMs ?? 0) < this.settings.everyHours * 3_600_000 || this.running.has(id) || this.done.has(id)) return
     this.running.add(id)
+    this.reportBusy()
     this.refresh(scope, horizonMs, s.champion, s.challenger).then(
       result => { this.done.set(id, result) },
       err => { this.logger.error({ err, scope }, 'feedback: refreshing trees failed') }
-    ).finally(() => this.running.delete(id))
+    ).finally(() => { this.running.delete(id); this.reportBusy() })
   }
 
   private async refresh (scope: Scope, throughMs: number, champion: LearnerState['champion'], challenger: LearnerState['challenger']): Promise<Refreshed> {

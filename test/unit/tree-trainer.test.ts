@@ -47,10 +47,15 @@ async function refresh (trainer: TreeTrainer, s: ReturnType<typeof newLearner>, 
 
 describe('trees: champion and challenger', () => {
   it('the first trees are the champion; the next a challenger in shadow; compared on what matured since, then promoted or rejected', async () => {
-    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet)
+    const busy: number[] = []
+    const trainer = new TreeTrainer(state, { everyHours: 24, windowDays: 10, minFrauds: 10, negativeSamplePercent: 100 }, quiet, n => busy.push(n))
     const s = newLearner(PRIOR)
     await index(trainer, 100, 10, 100)
     const first = await refresh(trainer, s, 110)
+    // under way from its start until what it published is appended (the caller reports then)
+    expect(busy).toEqual([1, 1])
+    trainer.reportBusy()
+    expect(busy).toEqual([1, 1, 0])
     expect(first.map(([topic, r]) => [topic, r.model?.version ?? r.action])).toEqual([['models', 'trees-1'], ['audit', 'model.promoted']])
     expect(first[0]![1].role).toBeUndefined()
     expect(s.champion).toMatchObject({ version: 'trees-1', throughMs: 110 * DAY })

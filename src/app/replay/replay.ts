@@ -21,8 +21,10 @@ export interface ReplayOptions {
   feedbackDelayMs: number
   batchSize: number
   /**
-   * At each new day of event time, wait until the service's pipeline has applied everything sent (GET /healthz
-   * shows no consumer lag), as a day of real traffic would let it; the replay then runs at the service's pace.
+   * At each new day of event time, wait until the service's pipeline has applied everything sent and finished
+   * its background work (GET /healthz shows no consumer lag and nothing in progress: a model training takes
+   * seconds, a day of real traffic a day), as a day of real traffic would let it; the replay then runs at the
+   * service's pace.
    */
   settleDaily?: boolean
   progress: (line: string) => void
@@ -84,8 +86,8 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
   /** Until no consumer group of the service lags (at most a minute). */
   const settle = async () => {
     for (const until = Date.now() + 60_000; Date.now() < until;) {
-      const health = await (await fetch(o.url + '/healthz')).json() as { lag?: Record<string, number> }
-      if (Object.values(health.lag ?? {}).every(n => n === 0)) return
+      const health = await (await fetch(o.url + '/healthz')).json() as { lag?: Record<string, number>, in_progress?: Record<string, number> }
+      if (Object.values(health.lag ?? {}).every(n => n === 0) && Object.keys(health.in_progress ?? {}).length === 0) return
       await new Promise(resolve => setTimeout(resolve, 50))
     }
   }
