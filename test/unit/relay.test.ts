@@ -214,7 +214,7 @@ describe('OutboxRelay', () => {
     expect(r.log.published().map(x => x.headers!.seq)).toEqual(['1', '2', '3', '4', '5'])
     expect(r.log.published()[4]).toEqual(expectedRecord(5, 5))
     await waitFor('the backlog to clear', () => r.relay.pending === 0)
-    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: {} })
+    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: {}, in_progress: {} })
   })
 
   it('caps each batch at maxBatch entries', async () => {
@@ -261,12 +261,13 @@ describe('OutboxRelay', () => {
     expect(r.health.report()).toEqual({
       status: 'degraded',
       failing: [{ component: 'outbox-relay', since_ms: 2_000, error: `${TOPIC}: broker down`, attempts: 2 }],
-      dead_lettered: {}
+      dead_lettered: {},
+      in_progress: {}
     })
     expect(r.lines.filter(l => l.level === 'warn').map(l => l.obj.failures)).toEqual([1, 2])
     ack.open()
     await waitFor('the outbox to empty', async () => (await r.remaining()).length === 0)
-    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: {} })
+    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: {}, in_progress: {} })
     expect(r.log.published().map(x => x.headers!.seq)).toEqual(['1', '2'])
     expect(r.log.published(DLQ)).toEqual([])
   })
@@ -285,7 +286,7 @@ describe('OutboxRelay', () => {
     expect(dead!.key).toBe(`${ORIGIN}:2`)
     expect(Buffer.from(dead!.value)).toEqual(UNDECODABLE)
     expect(dead!.headers).toEqual({ source: 'outbox', origin: ORIGIN, seq: '2', target_topic: TOPIC, reason: UNDECODABLE_REASON })
-    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: { 'outbox-relay': 1 } })
+    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: { 'outbox-relay': 1 }, in_progress: {} })
     expect(r.lines.filter(l => l.level === 'error').map(l => [l.msg, l.obj.seq])).toEqual([['outbox relay: entry dead-lettered', 2]])
   })
 
@@ -311,7 +312,7 @@ describe('OutboxRelay', () => {
     expect(r.log.calls()).toEqual([[[1, 2, 3], 'rejected'], [[1], 'ok'], [[2, 3], 'ok']])
     expect(r.log.published().map(x => x.headers!.seq)).toEqual(['1', '2', '3'])
     expect(r.log.appends.filter(a => a.topic === DLQ)).toEqual([])
-    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: {} })
+    expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: {}, in_progress: {} })
   })
 
   it('dead-letters a head entry the log keeps rejecting: the batch try counts as its first of DEAD_LETTER_AFTER', async () => {
