@@ -7,6 +7,16 @@ const mean = (f: Features, sum: string, count: string) => v(f, count) > 0 ? v(f,
 /** The amount over the customer's mean amount of a window, 1 without history. */
 const toMean = (f: Features, sum: string, count: string) => { const m = mean(f, sum, count); return m > 0 ? v(f, 'amount') / m : 1 }
 /**
+ * The customer's mean amount over a window leaving out its most recent part: a spending profile that a
+ * compromise of the last `recent` days has not moved yet. 0 without such history.
+ */
+const earlierMean = (f: Features, window: string, recent: string) => {
+  const n = v(f, `user_count_${window}`) - v(f, `user_count_${recent}`)
+  return n > 0 ? (v(f, `user_sum_${window}`) - v(f, `user_sum_${recent}`)) / n : 0
+}
+/** a / b, `otherwise` when b is 0. */
+const ratio = (a: number, b: number, otherwise: number) => b > 0 ? a / b : otherwise
+/**
  * Share of an entity's transactions of a window later labelled fraudulent, leaving out the most recent
  * `recent` window whose labels have mostly not arrived yet: (frauds in window - frauds in recent) / (count in
  * window - count in recent).
@@ -41,6 +51,8 @@ export const TREE_INPUTS: readonly ModelInput[] = [
   { name: 'amount_to_mean_7d', signal: 'amount_anomaly', value: f => toMean(f, 'user_sum_7d', 'user_count_7d') },
   { name: 'amount_to_mean_30d', signal: 'amount_anomaly', value: f => toMean(f, 'user_sum_30d', 'user_count_30d') },
   { name: 'amount_z', signal: 'amount_anomaly', value: f => v(f, 'amount_z') },
+  { name: 'amount_to_mean_30d_before_7d', signal: 'amount_anomaly', value: f => ratio(v(f, 'amount'), earlierMean(f, '30d', '7d'), 1) },
+  { name: 'mean_7d_to_mean_30d_before_7d', signal: 'amount_anomaly', value: f => ratio(mean(f, 'user_sum_7d', 'user_count_7d'), earlierMean(f, '30d', '7d'), 1) },
   // time
   { name: 'hour_of_day', signal: 'unusual_time', value: f => v(f, 'hour_of_day') },
   { name: 'weekend', signal: 'unusual_time', value: f => v(f, 'weekend') },
