@@ -96,7 +96,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
     modelTrees: {
-      everyHours: int(env, 'MODEL_RETRAIN_HOURS', 12, 1, 8760),
+      everyHours: int(env, 'MODEL_RETRAIN_HOURS', 6, 1, 8760),
       windowDays: int(env, 'MODEL_TRAINING_DAYS', 21, 1, 365),
       minFrauds: int(env, 'MODEL_MIN_FRAUDS', 30, 1, 1_000_000),
       negativeSamplePercent: int(env, 'MODEL_NEGATIVE_SAMPLE_PERCENT', 10, 1, 100)

@@ -28,7 +28,8 @@ function dataset (rows: number, seed: number): { set: TrainingSet, x: number[][]
 
 describe('gradient-boosted trees', () => {
   const { set } = dataset(4000, 1)
-  const forest = train(set, { trees: 40, depth: 3, learningRate: 0.3, lambda: 1, minChildWeight: 1, bins: 32 })
+  const options = { trees: 40, depth: 3, learningRate: 0.3, lambda: 1, minChildWeight: 1, bins: 32, subsample: 0.8, colsample: 0.8, seed: 7 }
+  const forest = train(set, options)
   const test = dataset(2000, 2)
 
   it('learn threshold and interaction rules that hold out of sample', () => {
@@ -61,7 +62,14 @@ describe('gradient-boosted trees', () => {
       labels: Uint8Array.from(kept, i => set.labels[i]!),
       weights: Float64Array.from(kept, i => set.labels[i] === 1 ? 1 : 4)
     }
-    const weighted = train(sampled, { trees: 40, depth: 3, learningRate: 0.3, lambda: 1, minChildWeight: 1, bins: 32 })
+    const weighted = train(sampled, options)
     expect(weighted.base).toBeCloseTo(forest.base, 1)
+  })
+
+  it('draw rows and features per tree from their seed: the same seed trains the same forest, another one another', () => {
+    expect(train(set, options)).toEqual(forest)
+    expect(train(set, { ...options, seed: 8 })).not.toEqual(forest)
+    const all = train(set, { ...options, subsample: 1, colsample: 1 })
+    expect(train(set, { ...options, subsample: 1, colsample: 1, seed: 8 })).toEqual(all)
   })
 })

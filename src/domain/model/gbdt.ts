@@ -32,9 +32,36 @@ export interface TrainOptions {
   minChildWeight: number
   /** Most quantile bins per feature (at most 65,536). */
   bins: number
+  /** Share of the rows each tree is grown on, drawn anew per tree (stochastic gradient boosting); 1: all. */
+  subsample: number
+  /** Share of the features each tree may split on, drawn anew per tree; 1: all. */
+  colsample: number
+  /** Seed of those draws: the same set and options train the same forest. */
+  seed: number
 }
 
-export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, bins: 256 }
+export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, bins: 256, subsample: 0.8, colsample: 0.8, seed: 1 }
+
+/** A small deterministic generator of uniform numbers in [0, 1) (mulberry32). */
+function uniform (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** The indexes below `n` each kept with probability `share` (all of them at 1; at least one). */
+function draw (n: number, share: number, next: () => number): Int32Array {
+  if (share >= 1) return Int32Array.from({ length: n }, (_, i) => i)
+  const kept: number[] = []
+  for (let i = 0; i < n; i++) if (next() < share) kept.push(i)
+  if (kept.length === 0) kept.push(Math.floor(next() * n))
+  return Int32Array.from(kept)
+}
 
 /** Labelled rows: values by column (`columns[f][row]`), labels 0/1, and a weight per row. */
 export interface TrainingSet { columns: Float64Array[], labels: Uint8Array, weights: Float64Array }
@@ -81,13 +108,16 @@ export function train (set: TrainingSet, options: TrainOptions = DEFAULT_TRAININ
   const grad = new Float64Array(rows)
   const hess = new Float64Array(rows)
   const trees: Tree[] = []
+  const next = uniform(options.seed)
   for (let k = 0; k < options.trees; k++) {
     for (let i = 0; i < rows; i++) {
       const p = 1 / (1 + Math.exp(-logit[i]!))
       grad[i] = weights[i]! * (p - labels[i]!)
       hess[i] = weights[i]! * Math.max(p * (1 - p), 1e-16)
     }
-    const tree = growTree(binned, grad, hess, options)
+    const sample = draw(rows, options.subsample, next)
+    const features = new Set(draw(binned.length, options.colsample, next))
+    const tree = growTree(binned, grad, hess, options, sample, features)
     trees.push(tree.tree)
     for (let i = 0; i < rows; i++) logit[i]! += tree.tree.value[tree.leafOf[i]!]!
   }
@@ -126,8 +156,8 @@ function firstEdgeAtLeast (edges: number[], v: number): number {
 
 interface Split { feature: number, bin: number, gain: number }
 
-/** One tree grown level by level to `depth`, and the leaf each row ends in. */
-function growTree (binned: BinnedColumn[], grad: Float64Array, hess: Float64Array, o: TrainOptions): { tree: Tree, leafOf: Int32Array } {
+/** One tree grown level by level to `depth` on the `sample` rows and `features`, and the leaf each row (all of them) ends in. */
+function growTree (binned: BinnedColumn[], grad: Float64Array, hess: Float64Array, o: TrainOptions, sample: Int32Array, features: ReadonlySet<number>): { tree: Tree, leafOf: Int32Array } {
   const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [] }
   const leafOf = new Int32Array(grad.length)
   const addNode = (g: number, h: number) => {
@@ -137,12 +167,12 @@ function growTree (binned: BinnedColumn[], grad: Float64Array, hess: Float64Arra
   }
   let g = 0
   let h = 0
-  for (let i = 0; i < grad.length; i++) { g += grad[i]!; h += hess[i]! }
-  let level = [{ node: addNode(g, h), rows: Int32Array.from({ length: grad.length }, (_, i) => i), g, h }]
+  for (const i of sample) { g += grad[i]!; h += hess[i]! }
+  let level = [{ node: addNode(g, h), rows: sample, g, h }]
   for (let d = 0; d < o.depth && level.length > 0; d++) {
     const next: typeof level = []
     for (const n of level) {
-      const split = bestSplit(binned, grad, hess, n.rows, n.g, n.h, o)
+      const split = bestSplit(binned, grad, hess, n.rows, n.g, n.h, o, features)
       if (split === undefined) continue
       const column = binned[split.feature]!
       let leftCount = 0
@@ -172,7 +202,7 @@ function growTree (binned: BinnedColumn[], grad: Float64Array, hess: Float64Arra
   return { tree, leafOf }
 }
 
-function bestSplit (binned: BinnedColumn[], grad: Float64Array, hess: Float64Array, rows: Int32Array, g: number, h: number, o: TrainOptions): Split | undefined {
+function bestSplit (binned: BinnedColumn[], grad: Float64Array, hess: Float64Array, rows: Int32Array, g: number, h: number, o: TrainOptions, features: ReadonlySet<number>): Split | undefined {
   const parentScore = g * g / (h + o.lambda)
   let best: Split | undefined
   const most = binned.reduce((m, c) => Math.max(m, c.edges.length), 0)
@@ -180,7 +210,7 @@ function bestSplit (binned: BinnedColumn[], grad: Float64Array, hess: Float64Arr
   const hh = new Float64Array(most)
   for (let f = 0; f < binned.length; f++) {
     const { bins, edges } = binned[f]!
-    if (edges.length < 2) continue
+    if (edges.length < 2 || !features.has(f)) continue
     hg.fill(0, 0, edges.length)
     hh.fill(0, 0, edges.length)
     for (let k = 0; k < rows.length; k++) {
