@@ -3,8 +3,8 @@ import type { ScoreRequest } from '../decision/types.js'
 /**
  * What velocity can be asked for: aggregates over event-time windows per dimension.
  * Dimensions: user, device, ip, email, card (custom.card_fingerprint) and `custom.<key>` for any custom key.
- * Windows: 1m..1h at minute resolution, 2h..24h at hour resolution, 7d, 14d and 30d at day resolution (UTC
- * calendar days: the current day and the 6, 13 or 29 before it).
+ * Windows: 1m..1h at minute resolution, 2h..24h at hour resolution, 7d, 10d, 14d and 30d at day resolution (UTC
+ * calendar days: the current day and the 6, 9, 13 or 29 before it).
  */
 export const WINDOWS = {
   '1m': { res: 'm', units: 1 },
@@ -18,6 +18,7 @@ export const WINDOWS = {
   '12h': { res: 'h', units: 12 },
   '24h': { res: 'h', units: 24 },
   '7d': { res: 'd', units: 7 },
+  '10d': { res: 'd', units: 10 },
   '14d': { res: 'd', units: 14 },
   '30d': { res: 'd', units: 30 }
 } as const satisfies Record<string, { res: 'm' | 'h' | 'd', units: number }>
