@@ -46,7 +46,7 @@ export function registerIdempotency (app: FastifyInstance, core: Pick<Core, 'clo
     const value = Array.isArray(header) ? header[0]! : header
     if (value.length === 0 || value.length > 255) throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key')
     const p = request.principal
-    const key = stateKey(TAG.idempotency, p.tenant, p.mode, p.key.id, value)
+    const key = stateKey(TAG.idempotency, p.tenant, p.mode, p.actor, value)
     const fingerprint = fingerprintOf(request)
     const raw = await core.state.get(key)
     const stored = raw === undefined ? undefined : JSON.parse(raw.toString()) as Stored

@@ -99,7 +99,7 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state'> & CaseComma
       if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       const caseId = caseIdForTrace(traceId)
       const requestId = newId('trc')
-      const base = () => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: core.clock(), actor: p.key.id })
+      const base = () => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: core.clock(), actor: p.actor })
       if (await getCase(core.state, scope, caseId) === undefined) {
         await runCaseCommand(core, { ...base(), type: 'open', trace_id: traceId, reason: 'Opened by feedback', opened_by: 'analyst', rules: tx.decision.rules, subjects: subjectsOf(tx.request) }, requestId)
           .catch(err => { if (!(err instanceof ApiError && err.code === 'resource_exists')) throw err })

@@ -5,8 +5,11 @@ import type { ApiKeyRecord } from '../domain/records/api-keys.js'
 /** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
 export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')
 
+/** Who calls: an API key, or a dashboard user through their session (services/dashboard-sessions.ts). */
 export interface Principal {
-  key: ApiKeyRecord
+  /** The key's id or the user's id: what audit entries, idempotency keys and rate limits are per. */
+  actor: string
+  scopes: readonly string[]
   tenant: string
   mode: 'live' | 'test'
 }
@@ -34,11 +37,11 @@ export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Pri
   if (key === undefined) throw new ApiError('invalid_key', 'Invalid API key provided.')
   if (key.status === 'revoked') throw new ApiError('key_revoked', 'This API key has been revoked.')
   if (key.expires_ms != null && key.expires_ms <= nowMs) throw new ApiError('key_expired', 'This API key expired after a rotation; use the new key.')
-  return { key, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
+  return { actor: key.id, scopes: key.scopes, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
 }
 
 export function requireScope (principal: Principal, scope: string): void {
-  if (!principal.key.scopes.includes(scope)) {
-    throw new ApiError('insufficient_scope', `This API key lacks the scope '${scope}' required for this request.`)
+  if (!principal.scopes.includes(scope)) {
+    throw new ApiError('insufficient_scope', `${principal.actor.startsWith('usr_') ? 'Your role' : 'This API key'} lacks the scope '${scope}' required for this request.`)
   }
 }

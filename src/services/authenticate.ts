@@ -14,7 +14,7 @@ export interface Authenticated { principal: Principal, limit: RateDecision }
 export async function authenticate (core: Pick<Core, 'clock' | 'state'>, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
   const now = core.clock()
   const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
-  const limit = limiter.take(principal.key.id, now)
+  const limit = limiter.take(principal.actor, now)
   onLimit(limit)
   if (!limit.allowed) {
     throw new ApiError('rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)

@@ -22,7 +22,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     const c = id === undefined ? undefined : await getCase(state, scope, id)
     if (c !== undefined && (startingAfter === undefined || c.id > startingAfter)) yield c
   }
-  const base = (p: Principal, caseId: string) => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: clock(), actor: p.key.id })
+  const base = (p: Principal, caseId: string) => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: clock(), actor: p.actor })
 
   app.post<{ Body: { trace_id?: string, subjects?: CaseSubjects, reason?: string } }>('/v1/cases', {
     config: { scope: 'cases:write' },

@@ -30,7 +30,7 @@ export function keyResource (k: ApiKeyRecord, secret?: string) {
 
 /** A key grants at most what it holds: every scope of a key it creates or rotates must be one of its own. */
 function requireGrantable (p: Principal, scopes: readonly string[]): void {
-  const extra = scopes.filter(s => !p.key.scopes.includes(s))
+  const extra = scopes.filter(s => !p.scopes.includes(s))
   if (extra.length > 0) throw new ApiError('insufficient_scope', `This API key cannot grant scopes it does not hold: ${extra.join(', ')}.`, 'scopes')
 }
 
@@ -53,7 +53,7 @@ export function keyRoutes (app: FastifyInstance, core: Pick<Core, 'apiKeys' | 'a
     const change: ApiKeyChange = { key, change_id: newId('chg') }
     await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, apiKeyChangeRecord(change))
     const p = request.caller
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
   }
   const issue = (tenant: string, name: string, livemode: boolean, scopes: string[]) => {
     const secret = newSecret(livemode)
@@ -80,7 +80,7 @@ export function keyRoutes (app: FastifyInstance, core: Pick<Core, 'apiKeys' | 'a
     const p = request.caller
     const livemode = request.body.livemode ?? p.mode === 'live'
     if (livemode && p.mode === 'test') throw new ApiError('live_key_required', 'A sandbox key cannot create live keys.', 'livemode')
-    const scopes = request.body.scopes ?? p.key.scopes
+    const scopes = request.body.scopes ?? [...p.scopes]
     requireGrantable(p, scopes)
     const { key, secret } = issue(p.tenant, request.body.name, livemode, scopes)
     await save(request, key, 'api_key.created')

@@ -28,7 +28,7 @@ export function mtlsRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'cl
     if (!cert.ca) throw new ApiError('parameter_invalid', "'certificate' is not a CA certificate (basicConstraints CA:TRUE).", 'certificate')
     const record: ClientCaRecord = { tenant_id: p.tenant, mode: p.mode, certificate: request.body.certificate, uploaded_ms: core.clock(), change_id: newId('chg') }
     await publishChange(core.log, core.topics.clientCas, core.clientCas, record.change_id, clientCaRecord(record))
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'client_ca.uploaded', object_type: 'client_ca', object_id: p.tenant, trace_id: request.id, data: { subject: cert.subject, fingerprint256: cert.fingerprint256 } })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: 'client_ca.uploaded', object_type: 'client_ca', object_id: p.tenant, trace_id: request.id, data: { subject: cert.subject, fingerprint256: cert.fingerprint256 } })
     return caResource(record, serverFingerprint())
   })
 

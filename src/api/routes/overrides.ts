@@ -37,9 +37,9 @@ export function overrideResource (o: Override, scope: Scope, nowMs: number) {
 export function overrideRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'overrides' | 'state' | 'topics'>): void {
   const { state, clock } = core
   const publish = async (p: Principal, override: Override, deleted: boolean, traceId: string) => {
-    const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.key.id, change_id: newId('chg') }
+    const change: OverrideRecord = { tenant_id: p.tenant, mode: p.mode, override, deleted, actor: p.actor, change_id: newId('chg') }
     await publishChange(core.log, core.topics.overrides, core.overrides, change.change_id, overrideRecord(change))
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: deleted ? 'override.deleted' : 'override.created', object_type: 'override', object_id: override.id, trace_id: traceId, data: { subject: override.subject, value: override.value, action: override.action } })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: deleted ? 'override.deleted' : 'override.created', object_type: 'override', object_id: override.id, trace_id: traceId, data: { subject: override.subject, value: override.value, action: override.action } })
   }
   const find = async (scope: Scope, id: string): Promise<StoredOverride> => {
     const raw = await state.get(overrideByIdKey(scope, id))

@@ -77,7 +77,7 @@ export function signalRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | '
   }, async request => {
     const p = request.caller
     const b = request.body
-    const base = { change_id: newId('sig'), tenant_id: p.tenant, mode: p.mode, at_ms: b.observed_at === undefined ? core.clock() : b.observed_at * 1000, source: p.key.id }
+    const base = { change_id: newId('sig'), tenant_id: p.tenant, mode: p.mode, at_ms: b.observed_at === undefined ? core.clock() : b.observed_at * 1000, source: p.actor }
     let change: SignalChange
     if (b.type === 'sim_swap') {
       if (b.user_id === undefined) throw missing('user_id')
@@ -91,7 +91,7 @@ export function signalRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | '
       change = { ...base, type: 'ip_reputation', ip: b.ip, score: b.score }
     }
     await publishChange(core.log, core.topics.signals, core.signals, change.change_id, signalRecord(change))
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'signal.reported', object_type: 'signal', object_id: signalSubject(change), trace_id: request.id, data: signalResource(change) })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: 'signal.reported', object_type: 'signal', object_id: signalSubject(change), trace_id: request.id, data: signalResource(change) })
     return signalResource(change)
   })
 }

@@ -75,9 +75,9 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
   /** Publishes the endpoint's new state (null: deleted), waits until applied here, and audits the change. */
   const publish = async (request: FastifyRequest, id: string, endpoint: WebhookEndpoint | null, action: string, data: Record<string, unknown> = {}) => {
     const p = request.caller
-    const record: WebhookRecord = { tenant_id: p.tenant, mode: p.mode, id, endpoint, change_id: newId('chg'), actor: p.key.id }
+    const record: WebhookRecord = { tenant_id: p.tenant, mode: p.mode, id, endpoint, change_id: newId('chg'), actor: p.actor }
     await publishChange(core.log, core.topics.webhooks, core.webhooks, record.change_id, webhookRecord(record))
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
   }
   const config = { scope: 'webhooks:manage' }
 
@@ -168,7 +168,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     const p = request.caller
     // The same event (same id and body) goes back on the events topic addressed to this endpoint only.
     await core.log.append(core.topics.events, [replayRecord(p.tenant, d.payload, d.event_type, d.event_id, { endpoint: endpoint.id, id: replayId, of: d.id })])
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: 'webhook_delivery.replayed', object_type: 'webhook_endpoint', object_id: endpoint.id, trace_id: request.id, data: { delivery: d.id, replay: replayId } })
+    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: 'webhook_delivery.replayed', object_type: 'webhook_endpoint', object_id: endpoint.id, trace_id: request.id, data: { delivery: d.id, replay: replayId } })
     const created = (JSON.parse(d.payload) as { created: number }).created
     return { object: 'webhook_delivery_replay', id: replayId, delivery: deliveryIdFor({ id: d.event_id, created }, endpoint.id, replayId), webhook_endpoint: endpoint.id, replay_of: d.id, status: 'queued' }
   })

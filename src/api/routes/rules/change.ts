@@ -32,10 +32,10 @@ async function proposing<T> (run: () => Promise<T>): Promise<T> {
 export async function changeRuleset (
   deps: RulesetChangeDeps, p: Principal, requestId: string, describe: RulesetVersion['change'], edit: (ruleset: Ruleset) => Ruleset
 ): Promise<RulesetVersion> {
-  const version = await proposing(() => deps.control.propose(principalScope(p), p.key.id, describe, edit, deps.clock()))
+  const version = await proposing(() => deps.control.propose(principalScope(p), p.actor, describe, edit, deps.clock()))
   const { type, ...ids } = describe
   await deps.audit.record({
-    tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0] ?? type.split('.')[0]),
+    tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0] ?? type.split('.')[0]),
     trace_id: requestId, data: { ruleset_version: version.ruleset.version }
   })
   return version
@@ -43,10 +43,10 @@ export async function changeRuleset (
 
 /** One list item added or removed as its own change (no ruleset version), audited; false when the list was gone. */
 export async function changeListItem (deps: RulesetChangeDeps, p: Principal, requestId: string, change: ItemChange): Promise<boolean> {
-  const [applied] = await deps.control.changeListItems(principalScope(p), p.key.id, [change], deps.clock())
+  const [applied] = await deps.control.changeListItems(principalScope(p), p.actor, [change], deps.clock())
   if (applied === true) {
     await deps.audit.record({
-      tenant_id: p.tenant, mode: p.mode, actor: p.key.id, action: change.op === 'add' ? 'list.item_added' : 'list.item_removed', object_type: 'list', object_id: change.alias,
+      tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: change.op === 'add' ? 'list.item_added' : 'list.item_removed', object_type: 'list', object_id: change.alias,
       trace_id: requestId, data: { value: change.value }
     })
   }
