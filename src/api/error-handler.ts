@@ -42,6 +42,7 @@ export function errorHandler (err: FastifyError, request: FastifyRequest, reply:
   const apiError = toApiError(err)
   if (apiError.statusCode >= 500) request.log.error({ err }, 'request failed')
   if (apiError.code === 'not_confirmed') void reply.header('retry-after', NOT_CONFIRMED_RETRY_AFTER_S)
+  if (apiError.retryAfterS !== undefined) void reply.header('retry-after', apiError.retryAfterS)
   void reply.code(apiError.statusCode).header('x-trace-id', request.id).send(errorBody(apiError, request.id))
 }
 

@@ -1,11 +1,17 @@
 import type https from 'node:https'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
+import fastifyCookie from '@fastify/cookie'
 import { newId } from '../domain/ids.js'
 import type { ScoringService } from '../services/scoring-service.js'
 import type { Core } from '../services/core.js'
-import { principalScope, type Principal } from '../services/auth.js'
+import { principalScope, requireScope, type Principal } from '../services/auth.js'
 import type { Scope } from '../domain/scope.js'
 import { authenticate } from '../services/authenticate.js'
+import type { DashboardAuth, SignedIn } from '../services/dashboard-auth.js'
+import { SESSION_COOKIE, signedInOf } from './dashboard-session.js'
+import { ApiError } from '../services/errors.js'
+import { dashboardUserRoutes } from './routes/dashboard-users.js'
+import { dashboardSessionRoutes } from './routes/dashboard-session.js'
 import { clientErrorHandler, errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { AJV_OPTIONS } from '../services/validation.js'
 import { RateLimiter } from '../services/rate-limit.js'
@@ -37,10 +43,14 @@ declare module 'fastify' {
     /** The tenant and mode the caller acts in: every store and topic the route touches is keyed by them. */
     readonly scope: Scope
     startedAt: number
+    /** The dashboard session the request came with, when it authenticated with one instead of an API key. */
+    signedIn: SignedIn | null
   }
   interface FastifyContextConfig {
-    /** Scope the API key must hold; routes without one are public (health). */
+    /** Scope the API key (or the dashboard user's role) must hold; routes without one are public (health). */
     scope?: string
+    /** A dashboard route for any signed-in user, whatever their role (their own session, sign-out). */
+    session?: boolean
   }
 }
 
@@ -50,6 +60,8 @@ export interface ServerDeps {
   /** Shared by every listener of the process, so a key's budget is one per instance. */
   limiter: RateLimiter
   health: () => Promise<Record<string, unknown>>
+  /** Dashboard sessions: a request without an Authorization header may authenticate with its session cookie. */
+  dashboard?: DashboardAuth
 }
 
 export interface ListenerOptions {
@@ -84,6 +96,8 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   })
   app.decorateRequest('scope', { getter (this: FastifyRequest) { return principalScope(this.caller) } })
   app.decorateRequest('startedAt', 0)
+  app.decorateRequest('signedIn', null)
+  await app.register(fastifyCookie)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(notFoundHandler)
   // JSON only: other media types get 415 unsupported_media_type instead of being parsed as text.
@@ -109,7 +123,17 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
       if (allowed !== undefined) return methodNotAllowed(request, reply, allowed)
       return
     }
-    const scope = request.routeOptions.config.scope
+    const { scope, session } = request.routeOptions.config
+    if (scope === undefined && session !== true) return
+    if (deps.dashboard !== undefined && (session === true || (request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined))) {
+      const signedIn = await signedInOf(deps.dashboard, request)
+      if (scope !== undefined) requireScope(signedIn.principal, scope)
+      const limit = limiter.take(signedIn.principal.actor, core.clock())
+      if (!limit.allowed) throw new ApiError('rate_limited', 'Too many requests.', undefined, undefined, Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
+      request.principal = signedIn.principal
+      request.signedIn = signedIn
+      return
+    }
     if (scope === undefined) return
     const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => {
       void reply.header('x-ratelimit-limit', limiter.rate)
@@ -144,6 +168,10 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   auditRoutes(app, core)
   mtlsRoutes(app, core)
   signalRoutes(app, core)
+  if (deps.dashboard !== undefined) {
+    dashboardSessionRoutes(app, deps.dashboard)
+    dashboardUserRoutes(app, { dashboard: deps.dashboard, state: core.state })
+  }
   return app
 }
 

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify'
 import type { Core } from '../services/core.js'
 import type { Logger } from 'pino'
 import { buildServer } from '../api/server.js'
+import { DashboardAuth } from '../services/dashboard-auth.js'
+import { serveDashboard } from '../dashboard/serve.js'
 import { RateLimiter } from '../services/rate-limit.js'
 import { startGrpc } from '../grpc/scorer-server.js'
 import { AuditLog } from '../stream/audit-log.js'
@@ -49,6 +51,7 @@ export interface App extends ProcessCore {
   decisionsTopic: string
   /** Address the server listens on, when started with listen. */
   address: string | undefined
+  dashboard: DashboardAuth
   close(): Promise<void>
 }
 
@@ -158,13 +161,16 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const thread = inProcess?.length !== 0 && placement === 'worker' ? await startTopologyThread(config, inProcess, log, core.health, logger) : undefined
   const stopTopologies = thread?.stop ?? await core.startTopologies(inProcess)
 
+  const dashboard = new DashboardAuth(core, config.dashboardSession)
   const deps = {
     core,
     service,
+    dashboard,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
     health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: { ...await log.lag?.(), ...await thread?.lag() } })
   }
   const server = await buildServer(deps)
+  await serveDashboard(server)
   let address: string | undefined
   if (options.listen !== false) address = await server.listen({ host: config.host, port: config.port })
   else await server.ready()
@@ -181,7 +187,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address,
+    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address, dashboard,
     close: () => {
       closing ??= (async () => {
         const step = (what: string) => logger.info({ step: what }, 'shutdown')

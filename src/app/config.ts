@@ -51,6 +51,8 @@ export interface Config {
   /** Gradient-boosted trees the model trainer retrains per tenant (docs/detection.md). */
   modelTrees: TreeTrainingSettings
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
+  /** Dashboard sessions end after this long unused (idle) or after sign-in (absolute). */
+  dashboardSession: { idleMs: number, absoluteMs: number }
   defaultTenantId: string | undefined
 }
 
@@ -100,6 +102,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       windowDays: int(env, 'MODEL_TRAINING_DAYS', 21, 1, 365),
       minFrauds: int(env, 'MODEL_MIN_FRAUDS', 30, 1, 1_000_000),
       negativeSamplePercent: int(env, 'MODEL_NEGATIVE_SAMPLE_PERCENT', 10, 1, 100)
+    },
+    dashboardSession: {
+      idleMs: int(env, 'DASHBOARD_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
+      absoluteMs: int(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 24 * 30) * 3_600_000
     },
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
     topologyThread: env.TOPOLOGY_THREAD === 'worker' || env.TOPOLOGY_THREAD === 'main' ? env.TOPOLOGY_THREAD : 'auto',

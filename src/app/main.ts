@@ -38,6 +38,10 @@ async function main (): Promise<void> {
   if (app.identity.firstSandboxKey !== undefined) {
     process.stdout.write(`\nSandbox API key (shown once, store it now): ${app.identity.firstSandboxKey}\n\n`)
   }
+  await app.dashboardUsers.catchUp()
+  const setupToken = await app.dashboard.issueSetupToken(app.identity.defaultTenant)
+  process.stdout.write(`\nDashboard: ${app.address ?? ''}/dashboard/\n`)
+  if (setupToken !== undefined) process.stdout.write(`Create its first admin (one-time link): ${app.address ?? ''}/dashboard/setup#${setupToken}\n\n`)
   logger.info({ address: app.address, transport: app.log.kind, data_dir: config.dataDir }, 'fraud decision service listening')
   onShutdown(logger, () => app.close())
 }

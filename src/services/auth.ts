@@ -1,6 +1,6 @@
 import type { Scope } from '../domain/scope.js'
 import { ApiError } from './errors.js'
-import type { ApiKeyRecord } from '../domain/records/api-keys.js'
+import { grants, type ApiKeyRecord } from '../domain/records/api-keys.js'
 
 /** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
 export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')
@@ -41,7 +41,7 @@ export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Pri
 }
 
 export function requireScope (principal: Principal, scope: string): void {
-  if (!principal.scopes.includes(scope)) {
+  if (!grants(principal.scopes, scope)) {
     throw new ApiError('insufficient_scope', `${principal.actor.startsWith('usr_') ? 'Your role' : 'This API key'} lacks the scope '${scope}' required for this request.`)
   }
 }

@@ -21,9 +21,13 @@ export const ERRORS = {
   key_revoked: { status: 401, type: 'authentication_error' },
   client_certificate_required: { status: 401, type: 'authentication_error' },
   client_certificate_invalid: { status: 401, type: 'authentication_error' },
+  invalid_credentials: { status: 401, type: 'authentication_error' },
+  session_required: { status: 401, type: 'authentication_error' },
+  invalid_setup_token: { status: 401, type: 'authentication_error' },
   insufficient_scope: { status: 403, type: 'permission_error' },
   live_key_required: { status: 403, type: 'permission_error' },
   mtls_not_configured: { status: 403, type: 'permission_error' },
+  csrf_failed: { status: 403, type: 'permission_error' },
   resource_missing: invalid(404),
   method_not_allowed: invalid(405),
   request_timeout: invalid(408),
@@ -42,6 +46,7 @@ export const ERRORS = {
   idempotency_key_mismatch: invalid(422),
   headers_too_large: invalid(431),
   rate_limited: { status: 429, type: 'rate_limit_error' },
+  login_throttled: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   not_confirmed: { status: 503, type: 'api_error' },
   /** Any other 4xx fastify itself raises, with fastify's status. */
@@ -54,8 +59,8 @@ export class ApiError extends Error {
   readonly statusCode: number
   readonly type: ErrorType
 
-  /** `status` only for invalid_request, which carries the status fastify gave. */
-  constructor (readonly code: ErrorCode, message: string, readonly param?: string, status?: number) {
+  /** `status` only for invalid_request, which carries the status fastify gave; `retryAfterS` sets Retry-After. */
+  constructor (readonly code: ErrorCode, message: string, readonly param?: string, status?: number, readonly retryAfterS?: number) {
     super(message)
     this.statusCode = status ?? ERRORS[code].status
     this.type = ERRORS[code].type

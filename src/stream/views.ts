@@ -1,4 +1,6 @@
 import { applyApiKeyChange } from '../stores/api-keys.js'
+import { applyDashboardSessionChange } from '../stores/dashboard-sessions.js'
+import { applyDashboardUserChange } from '../stores/dashboard-users.js'
 import { applyAuditEntry } from '../stores/audit.js'
 import { applyCaseState, type CommandOutcome } from '../stores/cases.js'
 import { applyClientCa } from '../stores/client-cas.js'
@@ -18,6 +20,8 @@ import type { WebhookRecord } from '../domain/records/webhooks.js'
 import type { Delivery } from '../domain/records/webhook-deliveries.js'
 import type { AuditEntry } from '../domain/records/audit.js'
 import type { ApiKeyChange } from '../domain/records/api-keys.js'
+import type { DashboardUserChange } from '../domain/records/dashboard-users.js'
+import type { DashboardSessionChange } from '../domain/records/dashboard-sessions.js'
 import type { ClientCaRecord } from '../domain/records/client-cas.js'
 import type { SignalChange } from '../domain/records/signals.js'
 import type { ModelRecord } from '../domain/records/models.js'
@@ -35,6 +39,8 @@ export interface Views {
   deliveries: View<Delivery, Delivery>
   auditEntries: View<AuditEntry, AuditEntry>
   apiKeys: View<ApiKeyChange, ApiKeyChange>
+  dashboardUsers: View<DashboardUserChange, DashboardUserChange>
+  dashboardSessions: View<DashboardSessionChange, DashboardSessionChange>
   clientCas: View<ClientCaRecord, ClientCaRecord>
   signals: View<SignalChange, SignalChange>
   models: View<ModelRecord, ModelRecord>
@@ -58,6 +64,8 @@ function table (deps: ViewDeps) {
     deliveries: view<Delivery, Delivery>('webhookDeliveries', 'deliveries', { decode: parseJson, apply: async (d, _r, w) => { applyDeliveryState(d, w); return [[`${d.id}@${d.version}`, d]] } }),
     auditEntries: view<AuditEntry, AuditEntry>('audit', 'audit', { decode: parseJson, apply: async (e, r, w) => { applyAuditEntry(e, r, w); return [[e.id, e]] } }),
     apiKeys: view<ApiKeyChange, ApiKeyChange>('apiKeys', 'api-keys', { decode: parseJson, apply: async (c, _r, w) => { applyApiKeyChange(c, w); return [[c.change_id, c]] } }),
+    dashboardUsers: view<DashboardUserChange, DashboardUserChange>('dashboardUsers', 'dashboard-users', { decode: parseJson, apply: async (c, _r, w) => { await applyDashboardUserChange(c, w); return [[c.change_id, c]] } }),
+    dashboardSessions: view<DashboardSessionChange, DashboardSessionChange>('dashboardSessions', 'dashboard-sessions', { decode: parseJson, apply: async (c, _r, w) => { await applyDashboardSessionChange(c, w); return [[c.change_id, c]] } }),
     clientCas: view<ClientCaRecord, ClientCaRecord>('clientCas', 'client-cas', { decode: parseJson, apply: async (c, _r, w) => { applyClientCa(c, w); return [[c.change_id, c]] } }),
     signals: view<SignalChange, SignalChange>('signals', 'signals', { decode: parseJson, apply: async (c, _r, w) => { await applySignalChange(c, w, deps.reputation); return [[c.change_id, c]] } }),
     models: view<ModelRecord, ModelRecord>('models', 'models', { decode: parseJson, apply: async (m, _r, w) => { deps.modelRegistry.apply(m, w); return [[m.model.version, m]] } })

@@ -51,7 +51,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects }, request.id)
   })
 
-  app.get<{ Querystring: ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string } }>('/v1/cases', {
+  app.get<{ Querystring: ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string } }>('/v1/cases', {
     config: { scope: 'cases:read' },
     schema: {
       querystring: {
@@ -61,7 +61,8 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
           status: { type: 'string', enum: ['open', 'in_review', 'closed'] },
           outcome: { type: 'string', enum: [...CASE_OUTCOMES] },
           assignee: text(200),
-          trace_id: text(64)
+          trace_id: text(64),
+          rule: text(200)
         }
       }
     }
@@ -69,7 +70,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     const scope = request.scope
     const q = request.query
     const matches = (c: Case) => (q.status === undefined || c.status === q.status) && (q.outcome === undefined || c.outcome === q.outcome) &&
-      (q.assignee === undefined || c.assignee === q.assignee)
+      (q.assignee === undefined || c.assignee === q.assignee) && (q.rule === undefined || c.rules.includes(q.rule))
     const page = await pageOf(q.trace_id === undefined ? scanCases(state, scope, q.starting_after) : caseOfTrace(scope, q.trace_id, q.starting_after), matches, q)
     return { object: 'list', url: '/v1/cases', has_more: page.has_more, data: page.data.map(c => caseResource(c, false)) }
   })

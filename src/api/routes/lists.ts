@@ -70,9 +70,9 @@ export const listRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
   }
 
   app.post<{ Params: { alias: string }, Body: { value: string } }>('/v1/lists/:alias/items', {
-    config: { scope: 'rules:write' },
+    config: { scope: 'lists:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'string', minLength: 1, maxLength: 256 } } } }
   }, request => changeItems(request.caller, request.id, request.params.alias, request.body.value, true))
-  app.delete<{ Params: { alias: string, value: string } }>('/v1/lists/:alias/items/:value', { config: { scope: 'rules:write' } },
+  app.delete<{ Params: { alias: string, value: string } }>('/v1/lists/:alias/items/:value', { config: { scope: 'lists:write' } },
     request => changeItems(request.caller, request.id, request.params.alias, request.params.value, false))
 }

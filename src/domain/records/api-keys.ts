@@ -1,8 +1,18 @@
 import type { LogRecord } from './log-record.js'
 
-/** SPEC.md's scopes plus transactions:read, audit:read and keys:manage (chosen where the spec is silent; README). */
-export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'signals:write'] as const
+/**
+ * SPEC.md's scopes plus transactions:read, audit:read, keys:manage, lists:write (list items only) and
+ * users:manage (dashboard users), chosen where the spec is silent (docs/api.md).
+ */
+export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'lists:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'users:manage', 'signals:write'] as const
 export type Scope = typeof ALL_SCOPES[number]
+
+/** A scope that a broader one also grants: list items were rules:write's before lists:write existed. */
+export const ALSO_GRANTED_BY: Readonly<Record<string, string>> = { 'lists:write': 'rules:write' }
+
+/** Whether these scopes allow what `scope` guards. */
+export const grants = (scopes: readonly string[], scope: string): boolean =>
+  scopes.includes(scope) || (ALSO_GRANTED_BY[scope] !== undefined && scopes.includes(ALSO_GRANTED_BY[scope]))
 
 /** What a key grants; the secret itself is never stored, only its SHA-256. */
 export interface ApiKeyRecord {
