@@ -27,7 +27,8 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
         </div>
       </header>
       {mode === 'test' && <p class='banner' role='status'>Sandbox data: live decisions are not shown.</p>}
-      <main>
+      {/* Keyed by mode: switching between live and sandbox loads every view again. */}
+      <main key={mode}>
         <Router>
           <Route path='/dashboard/' component={() => <Queue session={props.session} mode={mode} />} />
           <Route path='/dashboard/cases/:id' component={({ id }: { id: string }) => <CasePage id={id} session={props.session} mode={mode} />} />
@@ -48,7 +49,7 @@ export function App () {
     return () => window.removeEventListener('session-ended', ended)
   }, [])
   if (session === undefined) return <main><p>Loading…</p></main>
-  if (location.pathname === '/dashboard/setup') return <Setup onDone={() => setSession(null)} />
+  if (location.pathname === '/dashboard/setup') return <Setup onDone={() => location.assign('/dashboard/')} />
   if (session === null) return <Login onSignedIn={adopt} />
   return <LocationProvider><Shell session={session} onSignOut={() => setSession(null)} /></LocationProvider>
 }

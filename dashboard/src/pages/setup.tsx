@@ -13,7 +13,7 @@ export function Setup (props: { onDone: () => void }) {
     e.preventDefault()
     if (password.length < 12) { setError({ type: 'invalid_request_error', code: 'parameter_invalid', message: 'The password must be at least 12 characters long.', param: 'password' }); return }
     const res = await api('POST', '/dashboard/api/setup', { token, email, name, password })
-    if (res.ok) { history.replaceState(null, '', '/dashboard/'); props.onDone() } else setError(res.error)
+    if (res.ok) props.onDone(); else setError(res.error)
   }
   return (
     <main class='narrow'>
@@ -21,7 +21,7 @@ export function Setup (props: { onDone: () => void }) {
         <form onSubmit={submit}>
           <Field label='Name' name='name' value={name} onInput={setName} error={error} required maxLength={200} />
           <Field label='Email' name='email' type='email' value={email} onInput={setEmail} error={error} required autoComplete='username' maxLength={254} />
-          <Field label='Password (12 characters or more)' name='password' type='password' value={password} onInput={setPassword} error={error} required autoComplete='new-password' minLength={12} maxLength={256} />
+          <Field label='Password (12 characters or more)' name='password' type='password' value={password} onInput={setPassword} error={error} required autoComplete='new-password' maxLength={256} />
           <FormError error={error} fields={['name', 'email', 'password']} />
           <button type='submit'>Create admin</button>
         </form>

@@ -1,0 +1,206 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { createRequire } from 'node:module'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { App } from '../../src/app/app.js'
+import { caseIdForTrace } from '../../src/domain/records/case-commands.js'
+import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
+import { DASHBOARD_DIST } from '../../src/dashboard/serve.js'
+import { auth, eventually, startTestApp } from '../support/app.js'
+import { Receiver } from '../support/receiver.js'
+import { webhookEnv } from '../contract/webhooks.flow.js'
+
+/** Debian's chromium package (.ci/run installs it); CHROMIUM_PATH names another build. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/** Each page's screenshot, kept by the run (not committed). */
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/dashboard')
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const PASSWORD = 'a long enough password'
+const missing = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does)` : !existsSync(path.join(DASHBOARD_DIST, 'index.html')) ? 'the dashboard is not built (npm run build:dashboard)' : undefined
+if (missing !== undefined) console.warn(`[skip] dashboard in a browser: ${missing}`)
+
+let app: App
+let base: string
+let receiver: Receiver
+let browser: Browser
+const labels: FeedbackLabel[] = []
+const rest = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  app.server.inject({ method, url, headers: auth(), ...(payload === undefined ? {} : { payload }) })
+
+async function newPage (): Promise<{ context: BrowserContext, page: Page }> {
+  // bypassCSP lets the test inject axe-core; the CSP itself is checked on the response headers.
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } })
+  const page = await context.newPage()
+  page.setDefaultTimeout(10_000)
+  return { context, page }
+}
+
+async function signIn (page: Page, email: string): Promise<void> {
+  await page.goto(`${base}/dashboard/`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Review queue' }).waitFor()
+}
+
+/** axe-core's WCAG checks on the page as it is: no serious or critical violation. */
+async function expectAccessible (page: Page, name: string): Promise<void> {
+  await page.addScriptTag({ content: AXE })
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string, impact: string, nodes: unknown[] }> }> } }).axe.run()
+    return result.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }))
+  })
+  expect(violations.filter(v => v.impact === 'serious' || v.impact === 'critical'), name).toEqual([])
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+async function caseLinkShown (page: Page, caseId: string): Promise<boolean> {
+  await page.reload()
+  await page.getByRole('heading', { name: 'Review queue' }).waitFor()
+  await page.locator('table.cases').or(page.getByText('No cases.')).waitFor()
+  return await page.getByRole('link', { name: caseId }).count() > 0
+}
+
+describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () => {
+  let adminId: string
+  let flaggedTrace: string
+  let caseId: string
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    receiver = await Receiver.start()
+    app = await startTestApp(webhookEnv(receiver), { listen: true })
+    base = app.address!.replace('127.0.0.1', 'localhost')
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+    await app.log.subscribe({ group: 'browser-test-labels', topics: [app.topics.feedback], fromBeginning: true, onBatch: async records => { for (const r of records) labels.push(decodeLabel(r.value)) } })
+    expect((await rest('POST', '/v1/webhooks', { url: receiver.url, events: ['case.dispositioned'] })).statusCode).toBe(200)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await app?.close()
+    await receiver?.down()
+  })
+
+  it('creates the first admin from the one-time link, signs in, and serves pages that load nothing from elsewhere', async () => {
+    const token = await app.dashboard.issueSetupToken(app.identity.defaultTenant)
+    const { context, page } = await newPage()
+    const response = await page.goto(`${base}/dashboard/setup#${token!}`)
+    expect(response!.headers()['content-security-policy']).toContain("default-src 'self'")
+    await page.getByRole('heading', { name: 'Create the first admin' }).waitFor()
+    await expectAccessible(page, 'setup')
+    await page.getByLabel('Name').fill('Ada Admin')
+    await page.getByLabel('Email').fill('ada@example.com')
+    await page.getByLabel(/^Password/).fill('short')
+    await page.getByRole('button', { name: 'Create admin' }).click()
+    // The form checks before sending, and shows the error next to the field it names.
+    await expect.poll(() => page.locator('#f-password-error').textContent()).toContain('12 characters')
+    await page.getByLabel(/^Password/).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create admin' }).click()
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+    await expectAccessible(page, 'sign-in')
+    await page.getByLabel('Email').fill('ada@example.com')
+    await page.getByLabel('Password').fill('wrong password here')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong email or password')
+    await signIn(page, 'ada@example.com')
+    const cookie = (await context.cookies()).find(c => c.name === 'fds_session')!
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
+    // No API key anywhere the page can read.
+    expect(await page.evaluate(() => document.documentElement.outerHTML + JSON.stringify(localStorage))).not.toMatch(/sk_(test|live)_/)
+    adminId = (await page.evaluate(async () => (await (await fetch('/dashboard/api/session')).json()).user.id)) as string
+    expect(adminId).toMatch(/^usr_/)
+    await context.close()
+  })
+
+  it('shows a flagged decision\'s case in the queue; disposing it from the keyboard reaches the webhook receiver and the feedback topic', async () => {
+    const { context, page } = await newPage()
+    await signIn(page, 'ada@example.com')
+    flaggedTrace = (await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-browser' })).json().trace_id
+    caseId = caseIdForTrace(flaggedTrace)
+    await eventually(() => caseLinkShown(page, caseId), 20000, 'the case in the queue')
+    await expectAccessible(page, 'queue')
+
+    await page.getByRole('link', { name: caseId }).click()
+    await page.getByRole('heading', { name: `Case ${caseId}` }).waitFor()
+    await page.getByText('Features it was scored with').waitFor()
+    await expectAccessible(page, 'case')
+    await page.keyboard.press('f')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('f-reason')
+    await page.keyboard.type('stolen card, confirmed by the issuer')
+    await page.keyboard.press('Control+Enter')
+    await expect.poll(() => page.getByTestId('case-status').textContent()).toBe('closed (fraud)')
+    await expect.poll(() => page.locator('ol.history').textContent()).toContain(`case.disposition by ${adminId}`)
+
+    const event = await eventually(() => receiver.received.find(r => r.event.type === 'case.dispositioned' && (r.event.data as { case_id?: string }).case_id === caseId), 20000, 'case.dispositioned at the receiver')
+    expect(event.event.data).toMatchObject({ trace_id: flaggedTrace, outcome: 'fraud', reason: 'stolen card, confirmed by the issuer' })
+    const label = await eventually(() => labels.find(l => l.trace_id === flaggedTrace), 20000, 'the label on the feedback topic')
+    expect(label).toMatchObject({ case_id: caseId, outcome: 'fraud', label: 1, livemode: false })
+    await context.close()
+  })
+
+  it('keeps sandbox and live apart, and a viewer cannot dispose (no button, and the API refuses)', async () => {
+    await app.dashboard.createUser(app.identity.defaultTenant, { email: 'vic@example.com', name: 'Vic Viewer', role: 'viewer', password: PASSWORD }, adminId, 'trc_test')
+    const open = (await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-viewer' })).json().trace_id as string
+    const openCase = caseIdForTrace(open)
+    const { context, page } = await newPage()
+    await signIn(page, 'vic@example.com')
+    await eventually(() => caseLinkShown(page, openCase), 20000, 'the open case in the queue')
+    expect(await page.getByRole('button', { name: 'Claim' }).count()).toBe(0)
+    await page.getByRole('link', { name: openCase }).click()
+    await page.getByRole('heading', { name: `Case ${openCase}` }).waitFor()
+    expect(await page.getByRole('button', { name: /Dispose/ }).count()).toBe(0)
+    const refused = await page.evaluate(async id => {
+      const session = await (await fetch('/dashboard/api/session')).json()
+      const res = await fetch(`/v1/cases/${id}/disposition`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token, 'x-dashboard-mode': 'test' }, body: JSON.stringify({ outcome: 'safe', analyst: 'vic' }) })
+      return { status: res.status, body: await res.json() }
+    }, openCase)
+    expect(refused.status).toBe(403)
+    expect(refused.body.error.code).toBe('insufficient_scope')
+
+    // Live: the sandbox's cases are not there, and the header says which mode is shown.
+    await page.goto(`${base}/dashboard/`)
+    await page.getByLabel('Sandbox').uncheck()
+    await page.getByText('No cases.').waitFor()
+    expect(await page.getByRole('link', { name: openCase }).count()).toBe(0)
+    await page.goto(`${base}/dashboard/cases/${openCase}`)
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('No such case')
+    await page.getByLabel('Sandbox').check()
+    await page.goto(`${base}/dashboard/cases/${openCase}`)
+    await page.getByRole('heading', { name: `Case ${openCase}` }).waitFor()
+    await context.close()
+  })
+
+  it('does not let a user of another tenant open a case by its URL', async () => {
+    await app.dashboard.createUser('ten_other', { email: 'bob@other.example', name: 'Bob', role: 'admin', password: PASSWORD }, 'test', 'trc_test')
+    const { context, page } = await newPage()
+    await signIn(page, 'bob@other.example')
+    await page.goto(`${base}/dashboard/cases/${caseId}`)
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('No such case')
+    await context.close()
+  })
+
+  it('refuses a change sent from another origin with the user\'s cookie', async () => {
+    const { context, page } = await newPage()
+    await signIn(page, 'ada@example.com')
+    // A page on another port of the same host: same site, so the SameSite cookie goes along; the Origin check refuses.
+    const evil = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html')
+      res.end(`<form id="f" method="POST" action="${base}/v1/cases" enctype="text/plain"><input name='{"subjects":{"user_id":"x"},"a":"' value='"}'></form><script>document.getElementById('f').submit()</script>`)
+    })
+    await new Promise<void>(resolve => evil.listen(0, '127.0.0.1', resolve))
+    try {
+      const refused = page.waitForResponse(r => r.url() === `${base}/v1/cases` && r.request().method() === 'POST')
+      await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`)
+      const res = await refused
+      expect(res.status()).toBe(403)
+      expect((await res.json()).error.code).toBe('csrf_failed')
+    } finally {
+      evil.close()
+      await context.close()
+    }
+    expect((await rest('GET', '/v1/cases?limit=100')).json().data.some((c: { subjects: { user_id?: string } }) => c.subjects.user_id === 'x')).toBe(false)
+  })
+})
