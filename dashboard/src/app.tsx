@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso'
-import { api, currentMode, setCsrfToken, setMode, type Mode, type Session } from './api.js'
+import { api, can, currentMode, setCsrfToken, setMode, type Mode, type Session } from './api.js'
 import { Login } from './pages/login.js'
 import { Setup } from './pages/setup.js'
 import { Queue } from './pages/queue.js'
 import { CasePage } from './pages/case.js'
+import { Webhooks } from './pages/webhooks.js'
 
 function Shell (props: { session: Session, onSignOut: () => void }) {
   const [mode, setShown] = useState<Mode>(currentMode())
@@ -17,6 +18,7 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
       <header class={`top ${mode}`}>
         <nav aria-label='Main'>
           {link('/dashboard/', 'Review queue')}
+          {can(props.session, 'webhooks:manage') && link('/dashboard/webhooks', 'Webhooks')}
         </nav>
         <div class='account'>
           <label class='mode'>
@@ -32,6 +34,8 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
         <Router>
           <Route path='/dashboard/' component={() => <Queue session={props.session} mode={mode} />} />
           <Route path='/dashboard/cases/:id' component={({ id }: { id: string }) => <CasePage id={id} session={props.session} mode={mode} />} />
+          <Route path='/dashboard/webhooks' component={() => <Webhooks />} />
+          <Route path='/dashboard/webhooks/:id' component={({ id }: { id: string }) => <Webhooks id={id} />} />
           <Route default component={() => <p>Page not found.</p>} />
         </Router>
       </main>

@@ -57,5 +57,6 @@ export async function serveDashboard (app: FastifyInstance, dist = DASHBOARD_DIS
   app.get('/dashboard/decisions/:id', { schema: { hide: true } }, page)
   app.get('/dashboard/rules', { schema: { hide: true } }, page)
   app.get('/dashboard/webhooks', { schema: { hide: true } }, page)
+  app.get('/dashboard/webhooks/:id', { schema: { hide: true } }, page)
   app.get('/dashboard/overview', { schema: { hide: true } }, page)
 }

@@ -72,7 +72,8 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
     receiver = await Receiver.start()
-    app = await startTestApp(webhookEnv(receiver), { listen: true })
+    // Retries 50,000 times faster than production: a delivery dead-letters after 12 attempts within about 2 s.
+    app = await startTestApp({ ...webhookEnv(receiver), WEBHOOK_BACKOFF_SCALE: '0.00002' }, { listen: true })
     base = app.address!.replace('127.0.0.1', 'localhost')
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
     await app.log.subscribe({ group: 'browser-test-labels', topics: [app.topics.feedback], fromBeginning: true, onBatch: async records => { for (const r of records) labels.push(decodeLabel(r.value)) } })
@@ -138,6 +139,35 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
     expect(event.event.data).toMatchObject({ trace_id: flaggedTrace, outcome: 'fraud', reason: 'stolen card, confirmed by the issuer' })
     const label = await eventually(() => labels.find(l => l.trace_id === flaggedTrace), 20000, 'the label on the feedback topic')
     expect(label).toMatchObject({ case_id: caseId, outcome: 'fraud', label: 1, livemode: false })
+    await context.close()
+  })
+
+  it('finds a dead-lettered delivery under failed deliveries, shows its payload, and replays it from the page', async () => {
+    let failing = true
+    receiver.respond = r => ({ status: failing && r.event.type === 'case.created' ? 500 : 200 })
+    const endpoint = (await rest('POST', '/v1/webhooks', { url: receiver.url, events: ['case.created'] })).json()
+    const trace = (await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-webhook' })).json().trace_id as string
+    const failedCase = caseIdForTrace(trace)
+    const dead = await eventually(async () => {
+      const list = (await rest('GET', `/v1/webhooks/${endpoint.id}/deliveries?status=failed`)).json()
+      return list.data[0] as { id: string, event: { id: string } } | undefined
+    }, 30000, 'a failed delivery')
+
+    const { context, page } = await newPage()
+    await signIn(page, 'ada@example.com')
+    await page.getByRole('link', { name: 'Webhooks' }).click()
+    await page.getByRole('link', { name: endpoint.id }).click()
+    await page.getByLabel('Show').selectOption('failed')
+    await page.getByRole('button', { name: `Payload of ${dead.id}` }).click()
+    await expect.poll(() => page.locator('pre.payload').textContent()).toContain(failedCase)
+    expect(await page.locator('table.deliveries').textContent()).toContain('HTTP 500')
+    await expectAccessible(page, 'webhooks')
+
+    failing = false
+    await page.getByRole('button', { name: `Replay ${dead.id}` }).click()
+    await expect.poll(() => page.locator('p.secret').textContent()).toMatch(/Replay rpl_\w+ queued/)
+    const delivered = await eventually(() => receiver.received.find(r => r.event.id === dead.event.id), 20000, 'the replayed event')
+    expect((delivered.event.data as { case_id: string }).case_id).toBe(failedCase)
     await context.close()
   })
 

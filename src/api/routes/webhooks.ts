@@ -159,10 +159,22 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     return { object: 'list', url: `/v1/webhooks/${endpoint.id}/deliveries`, has_more: page.has_more, data: page.data.map(deliveryResource) }
   })
 
+  const findDelivery = async (request: FastifyRequest, endpointId: string, id: string) => {
+    const d = await getDeliveryView(state, scopeOf(request), id)
+    if (d === undefined || d.endpoint_id !== endpointId) throw notFound('webhook delivery', id)
+    return d
+  }
+
+  // One delivery with the event it carries (the exact body that was signed and sent).
+  app.get<{ Params: { id: string, delivery: string } }>('/v1/webhooks/:id/deliveries/:delivery', { config }, async request => {
+    const endpoint = await find(request, request.params.id)
+    const d = await findDelivery(request, endpoint.id, request.params.delivery)
+    return { ...deliveryResource(d), payload: JSON.parse(d.payload) as unknown }
+  })
+
   app.post<{ Params: { id: string, delivery: string } }>('/v1/webhooks/:id/deliveries/:delivery/replay', { config }, async request => {
     const endpoint = await find(request, request.params.id)
-    const d = await getDeliveryView(state, scopeOf(request), request.params.delivery)
-    if (d === undefined || d.endpoint_id !== endpoint.id) throw notFound('webhook delivery', request.params.delivery)
+    const d = await findDelivery(request, endpoint.id, request.params.delivery)
     if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
     const replayId = newId('rpl', clock())
     const p = request.caller
