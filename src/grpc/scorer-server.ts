@@ -101,7 +101,7 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state'> & CaseComma
       const requestId = newId('trc')
       const base = () => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: core.clock(), actor: p.actor })
       if (await getCase(core.state, scope, caseId) === undefined) {
-        await runCaseCommand(core, { ...base(), type: 'open', trace_id: traceId, reason: 'Opened by feedback', opened_by: 'analyst', rules: tx.decision.rules, subjects: subjectsOf(tx.request) }, requestId)
+        await runCaseCommand(core, { ...base(), type: 'open', trace_id: traceId, reason: 'Opened by feedback', opened_by: 'analyst', rules: tx.decision.rules, score: tx.decision.score, subjects: subjectsOf(tx.request) }, requestId)
           .catch(err => { if (!(err instanceof ApiError && err.code === 'resource_exists')) throw err })
       }
       const c = await runCaseCommand(core, { ...base(), type: 'disposition', outcome: outcome as CaseOutcome, analyst, reason, demote_for_ms: DEFAULT_SAFE_DEMOTION_HOURS * 3_600_000 }, requestId)

@@ -19,6 +19,7 @@ export function caseResource (c: Case, withHistory = true) {
     reason: c.reason,
     opened_by: c.opened_by,
     rules: c.rules,
+    score: c.score ?? null,
     subjects: c.subjects,
     created: Math.floor(c.created_ms / 1000),
     updated: Math.floor(c.updated_ms / 1000),

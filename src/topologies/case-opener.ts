@@ -18,6 +18,7 @@ export function openCommandFor (d: TransactionRecord): CaseCommand {
     reason: d.decision.rules.length > 0 ? `Flagged by rules: ${d.decision.rules.join(', ')}` : `Flagged at ${d.decision.risk_level} risk (score ${d.decision.score})`,
     opened_by: 'rule',
     rules: d.decision.rules,
+    score: d.decision.score,
     subjects: subjectsOf(d.request)
   }
 }

@@ -51,6 +51,27 @@ describe('case transitions', () => {
     expect((await call('GET', '/v1/cases?status=pending')).json().error.param).toBe('status')
   })
 
+  it('keeps the decision\'s score on the case; filters by score range and rule, and orders by score', async () => {
+    const flags = [await score({ event: 'payment', amount: 20_000, user_id: 'u-order-1' }), await score({ event: 'payment', amount: 20_000, user_id: 'u-order-2', email: 'x@mailinator.com', ip: '10.9.9.9' })]
+    const cases = await Promise.all(flags.map(f => eventually(async () => (await call('GET', `/v1/cases?trace_id=${f.trace_id}`)).json().data[0] as { id: string, score: number }, 10000, 'case')))
+    expect(cases.map(c => c.score)).toEqual(flags.map(f => f.score))
+    const [low, high] = [...cases].sort((a, b) => a.score - b.score)
+    expect(low!.score).toBeLessThan(high!.score)
+    const byScore = (await call('GET', '/v1/cases?status=open&rule=amount_over_10000&order=score&limit=100')).json()
+    const order = byScore.data.map((c: { id: string }) => c.id)
+    expect(order.indexOf(high!.id)).toBeLessThan(order.indexOf(low!.id))
+    expect(byScore.data.every((c: { rules: string[] }) => c.rules.includes('amount_over_10000'))).toBe(true)
+    const scores = byScore.data.map((c: { score: number }) => c.score)
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a))
+    const page1 = (await call('GET', '/v1/cases?status=open&order=score&limit=1')).json()
+    const page2 = (await call('GET', `/v1/cases?status=open&order=score&limit=1&starting_after=${page1.data[0].id}`)).json()
+    expect(page2.data[0].score).toBeLessThanOrEqual(page1.data[0].score)
+    const ranged = (await call('GET', `/v1/cases?min_score=${high!.score.toFixed(6)}&limit=100`)).json().data.map((c: { id: string }) => c.id)
+    expect(ranged).toContain(high!.id)
+    expect(ranged).not.toContain(low!.id)
+    expect((await call('GET', '/v1/cases?min_score=2')).json().error).toMatchObject({ code: 'parameter_invalid', param: 'min_score' })
+  })
+
   it('needs cases:read to read and cases:write to change; live keys do not see sandbox cases', async () => {
     const c = await openCase({ user_id: 'u-scope' })
     storeApiKey(app.state, 'sk_test_casereaderkey000000000', { id: 'key_cr', name: 'r', tenant_id: app.identity.defaultTenant, livemode: false, scopes: ['cases:read'], created_ms: 0 })

@@ -40,6 +40,7 @@ describe('case transitions: open', () => {
       reason: 'velocity',
       opened_by: 'rule',
       rules: ['r_velocity'],
+      score: null,
       subjects: SUBJECTS,
       created_ms: 1_000_000,
       updated_ms: 1_000_000,

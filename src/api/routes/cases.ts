@@ -13,6 +13,9 @@ import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCom
 import { caseIdForTrace } from '../../domain/records/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
+/** A score bound in a query string: 0..1 as text. */
+const SCORE = { type: 'string', pattern: '^(0(\\.[0-9]{1,6})?|1(\\.0{1,6})?)$' }
+type CaseListQuery = ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string, min_score?: string, max_score?: string, order?: 'created' | 'score' }
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
 
 export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'state'> & CaseCommandDeps): void {
@@ -40,18 +43,20 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     const { trace_id: traceId, reason = 'Opened by an analyst' } = request.body
     let subjects = request.body.subjects
     let rules: string[] = []
+    let score: number | null = null
     if (traceId !== undefined) {
       const tx = await getTransaction(state, request.scope, traceId)
       if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       subjects = { ...subjectsOf(tx.request), ...subjects }
       rules = tx.decision.rules
+      score = tx.decision.score
     }
     if (subjects === undefined) throw new ApiError('parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
     const caseId = traceId === undefined ? newId('case', clock()) : caseIdForTrace(traceId)
-    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, subjects }, request.id)
+    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, score, subjects }, request.id)
   })
 
-  app.get<{ Querystring: ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string } }>('/v1/cases', {
+  app.get<{ Querystring: CaseListQuery }>('/v1/cases', {
     config: { scope: 'cases:read' },
     schema: {
       querystring: {
@@ -62,15 +67,30 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
           outcome: { type: 'string', enum: [...CASE_OUTCOMES] },
           assignee: text(200),
           trace_id: text(64),
-          rule: text(200)
+          rule: text(200),
+          min_score: SCORE,
+          max_score: SCORE,
+          order: { type: 'string', enum: ['created', 'score'] }
         }
       }
     }
   }, async request => {
     const scope = request.scope
     const q = request.query
+    const [min, max] = [q.min_score === undefined ? 0 : Number(q.min_score), q.max_score === undefined ? 1 : Number(q.max_score)]
     const matches = (c: Case) => (q.status === undefined || c.status === q.status) && (q.outcome === undefined || c.outcome === q.outcome) &&
-      (q.assignee === undefined || c.assignee === q.assignee) && (q.rule === undefined || c.rules.includes(q.rule))
+      (q.assignee === undefined || c.assignee === q.assignee) && (q.rule === undefined || c.rules.includes(q.rule)) &&
+      ((q.min_score === undefined && q.max_score === undefined) || (c.score != null && c.score >= min && c.score <= max))
+    if (q.order === 'score') {
+      // Highest score first (then oldest): every matching case of the tenant and mode is read and sorted.
+      const all: Case[] = []
+      for await (const c of scanCases(state, scope)) if (matches(c)) all.push(c)
+      all.sort((x, y) => (y.score ?? -1) - (x.score ?? -1) || (x.id < y.id ? -1 : 1))
+      const limit = q.limit === undefined ? 10 : Number(q.limit)
+      const from = q.starting_after === undefined ? 0 : all.findIndex(c => c.id === q.starting_after) + 1
+      const data = from === 0 && q.starting_after !== undefined ? [] : all.slice(from, from + limit)
+      return { object: 'list', url: '/v1/cases', has_more: from + limit < all.length, data: data.map(c => caseResource(c, false)) }
+    }
     const page = await pageOf(q.trace_id === undefined ? scanCases(state, scope, q.starting_after) : caseOfTrace(scope, q.trace_id, q.starting_after), matches, q)
     return { object: 'list', url: '/v1/cases', has_more: page.has_more, data: page.data.map(c => caseResource(c, false)) }
   })

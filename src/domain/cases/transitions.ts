@@ -34,6 +34,7 @@ export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): 
         reason: cmd.reason,
         opened_by: cmd.opened_by,
         rules: cmd.rules,
+        score: cmd.score ?? null,
         subjects: cmd.subjects,
         created_ms: cmd.at_ms,
         updated_ms: cmd.at_ms,

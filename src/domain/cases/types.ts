@@ -38,6 +38,8 @@ export interface Case {
   opened_by: 'rule' | 'analyst'
   /** The enforce rules that matched the flagged decision. */
   rules: string[]
+  /** The decision's score, when the case is about a scored transaction (absent on cases opened before it was kept). */
+  score?: number | null
   subjects: CaseSubjects
   created_ms: number
   updated_ms: number

@@ -19,7 +19,7 @@ export function caseIdForTrace (traceId: string): string {
 
 interface CommandBase { id: string, tenant_id: string, mode: Mode, case_id: string, at_ms: number, actor: string }
 export type CaseCommand = CommandBase & (
-  | { type: 'open', trace_id: string | null, reason: string, opened_by: 'rule' | 'analyst', rules: string[], subjects: CaseSubjects }
+  | { type: 'open', trace_id: string | null, reason: string, opened_by: 'rule' | 'analyst', rules: string[], subjects: CaseSubjects, score?: number | null }
   | { type: 'assign', assignee: string }
   | { type: 'disposition', outcome: CaseOutcome, reason: string, analyst: string, demote_for_ms: number }
 )
