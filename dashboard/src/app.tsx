@@ -6,6 +6,7 @@ import { Setup } from './pages/setup.js'
 import { Queue } from './pages/queue.js'
 import { CasePage } from './pages/case.js'
 import { Webhooks } from './pages/webhooks.js'
+import { DecisionPage, Decisions } from './pages/decisions.js'
 
 function Shell (props: { session: Session, onSignOut: () => void }) {
   const [mode, setShown] = useState<Mode>(currentMode())
@@ -18,6 +19,7 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
       <header class={`top ${mode}`}>
         <nav aria-label='Main'>
           {link('/dashboard/', 'Review queue')}
+          {can(props.session, 'transactions:read') && link('/dashboard/decisions', 'Decisions')}
           {can(props.session, 'webhooks:manage') && link('/dashboard/webhooks', 'Webhooks')}
         </nav>
         <div class='account'>
@@ -34,6 +36,8 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
         <Router>
           <Route path='/dashboard/' component={() => <Queue session={props.session} mode={mode} />} />
           <Route path='/dashboard/cases/:id' component={({ id }: { id: string }) => <CasePage id={id} session={props.session} mode={mode} />} />
+          <Route path='/dashboard/decisions' component={() => <Decisions />} />
+          <Route path='/dashboard/decisions/:id' component={({ id }: { id: string }) => <DecisionPage id={id} />} />
           <Route path='/dashboard/webhooks' component={() => <Webhooks />} />
           <Route path='/dashboard/webhooks/:id' component={({ id }: { id: string }) => <Webhooks id={id} />} />
           <Route default component={() => <p>Page not found.</p>} />

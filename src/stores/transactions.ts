@@ -35,6 +35,13 @@ export async function * transactionsBetween (state: StateDb, scope: Scope, fromM
   for await (const [, value] of scan(state.db, gte, lt, { limit })) yield parseTransaction(value)
 }
 
+/** The newest transactions first, from before `beforeTraceId` (exclusive), at most `limit` read. */
+export async function * transactionsNewestFirst (state: StateDb, scope: Scope, beforeTraceId: string | undefined, limit: number): AsyncGenerator<TransactionRecord> {
+  const [gte] = [transactionKey(scope, '')]
+  const lt = beforeTraceId === undefined ? transactionKey(scope, '\u00ff') : transactionKey(scope, beforeTraceId)
+  for await (const [, value] of scan(state.db, gte, lt, { limit, reverse: true })) yield parseTransaction(value)
+}
+
 export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {
   const raw = await state.get(transactionKey(scope, traceId))
   return raw === undefined ? undefined : parseTransaction(raw)

@@ -144,6 +144,27 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
     await context.close()
   })
 
+  it('finds a decision by its user and by its trace id, with its evaluation and audit trail', async () => {
+    const { context, page } = await newPage()
+    await signIn(page, 'ada@example.com')
+    await page.getByRole('link', { name: 'Decisions' }).click()
+    await page.getByRole('button', { name: 'Search' }).click()
+    await expect.poll(() => page.locator('#search-error').textContent()).toContain('Enter a value')
+    await page.getByLabel('Value').fill('u-browser')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('link', { name: flaggedTrace }).waitFor()
+    await expectAccessible(page, 'decisions')
+    await page.getByLabel('Search by').selectOption('trace_id')
+    await page.getByLabel('Value').fill(flaggedTrace)
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('heading', { name: `Decision ${flaggedTrace}` }).waitFor()
+    expect(await page.getByTestId('decision-action').textContent()).toMatch(/^flag/)
+    await expect.poll(() => page.locator('ol.history').textContent()).toContain('decision.created by score')
+    expect(await page.locator('ol.history').textContent()).toContain(`case.disposition by ${adminId}`)
+    await expectAccessible(page, 'decision')
+    await context.close()
+  })
+
   it('finds a dead-lettered delivery under failed deliveries, shows its payload, and replays it from the page', async () => {
     let failing = true
     receiver.respond = r => ({ status: failing && r.event.type === 'case.created' ? 500 : 200 })

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, can, when, type ApiErrorBody, type Session } from '../api.js'
 import { FormError, Page } from '../components/form.js'
 import type { CaseSummary } from './queue.js'
+import { DecisionTable, type Transaction as Decision } from './decisions.js'
 
 interface CaseDetail extends CaseSummary { history: Array<{ type: string, at: number, actor: string, outcome?: string, reason?: string, assignee?: string }> }
 interface Transaction { decision: { score: number, action: string, risk_level: string, signals: string[], rules: string[], shadow?: unknown }, evaluation: { features: Record<string, number>, ruleset_version: string, model_version: string } }
@@ -14,6 +15,7 @@ export function CasePage (props: { id: string, session: Session, mode: string })
   const [c, setCase] = useState<CaseDetail | null>(null)
   const [tx, setTx] = useState<Transaction | null>(null)
   const [audit, setAudit] = useState<AuditEntry[]>([])
+  const [recent, setRecent] = useState<Decision[] | null>(null)
   const [error, setError] = useState<ApiErrorBody | null>(null)
   const [outcome, setOutcome] = useState<string>('')
   const [reason, setReason] = useState('')
@@ -33,6 +35,12 @@ export function CasePage (props: { id: string, session: Session, mode: string })
       }
       const a = await api<{ data: AuditEntry[] }>('GET', `/v1/audit?object_id=${encodeURIComponent(props.id)}`)
       if (a.ok) setAudit(a.data.data)
+      // The subject's recent decisions: by user, else by the first subject the case has.
+      const subject = Object.entries(res.data.subjects)[0]
+      if (subject !== undefined) {
+        const r = await api<{ data: Decision[] }>('GET', `/v1/transactions?${new URLSearchParams({ [subject[0]]: subject[1], limit: '10' })}`)
+        if (r.ok) setRecent(r.data.data)
+      }
     })()
   }, [props.id, props.mode, version])
 
@@ -104,6 +112,12 @@ export function CasePage (props: { id: string, session: Session, mode: string })
             <FormError error={formError} fields={['outcome', 'reason']} />
             <button type='submit'>Dispose (Ctrl+Enter)</button>
           </form>
+        </section>
+      )}
+      {recent !== null && recent.length > 0 && (
+        <section aria-labelledby='recent-title'>
+          <h2 id='recent-title'>The subject's recent decisions</h2>
+          <DecisionTable rows={recent} caption='Recent decisions of the subject' />
         </section>
       )}
       <section aria-labelledby='history-title'>
