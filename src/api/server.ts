@@ -28,6 +28,7 @@ import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
 import { rolloutRoutes } from './routes/rules/rollout.js'
 import { backtestRoutes } from './routes/rules/backtest.js'
+import { ruleInsightRoutes } from './routes/rules/insight.js'
 import { listRoutes } from './routes/lists.js'
 import { riskSettingsRoutes } from './routes/risk-settings.js'
 import { batchRoutes, scoreRoutes } from './routes/score.js'
@@ -159,6 +160,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   await app.register(ruleRoutes, rulesets)
   await app.register(rolloutRoutes, rulesets)
   await app.register(backtestRoutes, { control: core.controlPlane, state: core.state })
+  await app.register(ruleInsightRoutes, { state: core.state, clock: core.clock })
   await app.register(listRoutes, rulesets)
   await app.register(riskSettingsRoutes, { ...rulesets, models: core.modelRegistry })
   caseRoutes(app, core)

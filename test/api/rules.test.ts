@@ -222,3 +222,35 @@ describe('velocity in rules', () => {
     await post('/v1/rules', { id: 'terminal_burst', status: 'disabled' })
   })
 })
+
+describe('rule editing aids', () => {
+  let own: App
+  const post2 = (url: string, payload: object) => own.server.inject({ method: 'POST', url, headers: auth(), payload })
+  const get2 = (url: string) => own.server.inject({ method: 'GET', url, headers: auth() })
+  const score2 = async (payload: object) => (await post2('/v1/score', payload)).json()
+  beforeAll(async () => { own = await startTestApp() })
+  afterAll(async () => { await own.close() })
+
+  it('checks an expression as one types: valid, or the first error at its line and column', async () => {
+    expect((await post2('/v1/rules/validate', { expression: 'request.amount > 10.0' })).json()).toEqual({ object: 'expression_check', valid: true, error: null })
+    const bad = (await post2('/v1/rules/validate', { expression: 'request.amount > 10.0 &&\n  (request.event ==' })).json()
+    expect(bad).toMatchObject({ object: 'expression_check', valid: false, error: { line: 2 } })
+    expect(bad.error.column).toBeGreaterThan(0)
+    expect((await post2('/v1/rules/validate', {})).json().error).toMatchObject({ code: 'parameter_missing', param: 'expression' })
+    expect((await post2('/v1/rules', { id: 'hits', name: 'x', expression: 'true', action: 'flag' })).json().error).toMatchObject({ code: 'parameter_invalid', param: 'id' })
+  })
+
+  it('counts each rule\'s enforced and shadow matches over the last hours', async () => {
+    await post2('/v1/rules', { id: 'shadow_small_payment', name: 'Small payment', expression: 'request.event == "payment" && request.amount < 100.0', action: 'flag', mode: 'shadow' })
+    const before = (await get2('/v1/rules/hits')).json()
+    await score2({ event: 'payment', amount: 20_000, currency: 'EUR', user_id: 'u-hits-1' })
+    await score2({ event: 'payment', amount: 50, currency: 'EUR', user_id: 'u-hits-2' })
+    await score2({ event: 'payment', amount: 60, currency: 'EUR', user_id: 'u-hits-3' })
+    const after = (await get2('/v1/rules/hits?hours=1')).json()
+    expect(after).toMatchObject({ object: 'rule_hits', truncated: false })
+    expect(after.decisions - (before.decisions ?? 0)).toBeGreaterThanOrEqual(3)
+    expect(after.hits.amount_over_10000.enforce - (before.hits.amount_over_10000?.enforce ?? 0)).toBe(1)
+    expect(after.hits.shadow_small_payment).toEqual({ enforce: 0, shadow: 2 })
+    expect((await get2('/v1/rules/hits?hours=0')).json().error.param).toBe('hours')
+  })
+})

@@ -24,8 +24,8 @@ const ruleBodySchema = {
 
 type RuleBody = Partial<Rule>
 
-/** Rule ids that would hide under another resource's path (GET /v1/rules/rollout). */
-const RESERVED_IDS = new Set(['rollout'])
+/** Rule ids that would hide under another resource's path (GET /v1/rules/rollout, GET /v1/rules/hits). */
+const RESERVED_IDS = new Set(['rollout', 'hits'])
 
 export function ruleResource (rule: Rule, rulesetVersion: string) {
   return { object: 'rule', ...rule, ruleset_version: rulesetVersion }

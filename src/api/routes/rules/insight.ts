@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from 'fastify'
+import { RuleSyntaxError, compileRule } from '../../../domain/rules/language.js'
+import { countRuleHits } from '../../../domain/rules/hits.js'
+import type { StateDb } from '../../../stores/state-db.js'
+import { transactionsBetween } from '../../../stores/transactions.js'
+import type { TransactionRecord } from '../../../domain/records/decisions.js'
+
+/** At most this many decisions are counted by GET /v1/rules/hits (the answer says when it stopped there). */
+const HITS_MAX = 200_000
+
+/**
+ * What an editor of rules asks while working: whether an expression compiles (POST /v1/rules/validate, with the
+ * line and column of the first error, cheap enough to call as one types) and how often each rule matched in the
+ * last hours, enforced and in shadow (GET /v1/rules/hits, counted from the stored decisions).
+ */
+export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () => number }> = async (app, { state, clock }) => {
+  app.post<{ Body: { expression: string } }>('/v1/rules/validate', {
+    config: { scope: 'rules:read' },
+    schema: { body: { type: 'object', additionalProperties: false, required: ['expression'], properties: { expression: { type: 'string', minLength: 1, maxLength: 4000 } } } }
+  }, async request => {
+    try {
+      compileRule(request.body.expression)
+      return { object: 'expression_check', valid: true, error: null }
+    } catch (err) {
+      if (!(err instanceof RuleSyntaxError)) throw err
+      return { object: 'expression_check', valid: false, error: { message: err.message, line: err.position.line, column: err.position.column } }
+    }
+  })
+
+  app.get<{ Querystring: { hours?: string } }>('/v1/rules/hits', {
+    config: { scope: 'rules:read' },
+    schema: { querystring: { type: 'object', additionalProperties: false, properties: { hours: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|1[0-5][0-9]|16[0-8])$' } } } }
+  }, async request => {
+    const hours = request.query.hours === undefined ? 24 : Number(request.query.hours)
+    const to = clock()
+    const from = to - hours * 3_600_000
+    const records: TransactionRecord[] = []
+    for await (const r of transactionsBetween(state, request.scope, from, to + 1, HITS_MAX + 1)) records.push(r)
+    const truncated = records.length > HITS_MAX
+    const { decisions, hits } = countRuleHits(records.slice(0, HITS_MAX))
+    return { object: 'rule_hits', from: Math.floor(from / 1000), to: Math.floor(to / 1000), decisions, truncated, hits }
+  })
+}
