@@ -7,6 +7,7 @@ import { Queue } from './pages/queue.js'
 import { CasePage } from './pages/case.js'
 import { Webhooks } from './pages/webhooks.js'
 import { DecisionPage, Decisions } from './pages/decisions.js'
+import { Rules } from './pages/rules.js'
 
 function Shell (props: { session: Session, onSignOut: () => void }) {
   const [mode, setShown] = useState<Mode>(currentMode())
@@ -20,6 +21,7 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
         <nav aria-label='Main'>
           {link('/dashboard/', 'Review queue')}
           {can(props.session, 'transactions:read') && link('/dashboard/decisions', 'Decisions')}
+          {can(props.session, 'rules:read') && link('/dashboard/rules', 'Rules and lists')}
           {can(props.session, 'webhooks:manage') && link('/dashboard/webhooks', 'Webhooks')}
         </nav>
         <div class='account'>
@@ -38,6 +40,8 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
           <Route path='/dashboard/cases/:id' component={({ id }: { id: string }) => <CasePage id={id} session={props.session} mode={mode} />} />
           <Route path='/dashboard/decisions' component={() => <Decisions />} />
           <Route path='/dashboard/decisions/:id' component={({ id }: { id: string }) => <DecisionPage id={id} />} />
+          <Route path='/dashboard/rules' component={() => <Rules session={props.session} />} />
+          <Route path='/dashboard/rules/:id' component={({ id }: { id: string }) => <Rules session={props.session} id={id} />} />
           <Route path='/dashboard/webhooks' component={() => <Webhooks />} />
           <Route path='/dashboard/webhooks/:id' component={({ id }: { id: string }) => <Webhooks id={id} />} />
           <Route default component={() => <p>Page not found.</p>} />

@@ -56,6 +56,7 @@ export async function serveDashboard (app: FastifyInstance, dist = DASHBOARD_DIS
   app.get('/dashboard/decisions', { schema: { hide: true } }, page)
   app.get('/dashboard/decisions/:id', { schema: { hide: true } }, page)
   app.get('/dashboard/rules', { schema: { hide: true } }, page)
+  app.get('/dashboard/rules/:id', { schema: { hide: true } }, page)
   app.get('/dashboard/webhooks', { schema: { hide: true } }, page)
   app.get('/dashboard/webhooks/:id', { schema: { hide: true } }, page)
   app.get('/dashboard/overview', { schema: { hide: true } }, page)
