@@ -8,6 +8,7 @@ import { CasePage } from './pages/case.js'
 import { Webhooks } from './pages/webhooks.js'
 import { DecisionPage, Decisions } from './pages/decisions.js'
 import { Rules } from './pages/rules.js'
+import { OverviewPage } from './pages/overview.js'
 
 function Shell (props: { session: Session, onSignOut: () => void }) {
   const [mode, setShown] = useState<Mode>(currentMode())
@@ -23,6 +24,7 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
           {can(props.session, 'transactions:read') && link('/dashboard/decisions', 'Decisions')}
           {can(props.session, 'rules:read') && link('/dashboard/rules', 'Rules and lists')}
           {can(props.session, 'webhooks:manage') && link('/dashboard/webhooks', 'Webhooks')}
+          {can(props.session, 'transactions:read') && link('/dashboard/overview', 'Overview')}
         </nav>
         <div class='account'>
           <label class='mode'>
@@ -42,6 +44,7 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
           <Route path='/dashboard/decisions/:id' component={({ id }: { id: string }) => <DecisionPage id={id} />} />
           <Route path='/dashboard/rules' component={() => <Rules session={props.session} />} />
           <Route path='/dashboard/rules/:id' component={({ id }: { id: string }) => <Rules session={props.session} id={id} />} />
+          <Route path='/dashboard/overview' component={() => <OverviewPage />} />
           <Route path='/dashboard/webhooks' component={() => <Webhooks />} />
           <Route path='/dashboard/webhooks/:id' component={({ id }: { id: string }) => <Webhooks id={id} />} />
           <Route default component={() => <p>Page not found.</p>} />

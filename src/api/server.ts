@@ -29,6 +29,7 @@ import { ruleRoutes } from './routes/rules.js'
 import { rolloutRoutes } from './routes/rules/rollout.js'
 import { backtestRoutes } from './routes/rules/backtest.js'
 import { ruleInsightRoutes } from './routes/rules/insight.js'
+import { overviewRoutes } from './routes/overview.js'
 import { listRoutes } from './routes/lists.js'
 import { riskSettingsRoutes } from './routes/risk-settings.js'
 import { batchRoutes, scoreRoutes } from './routes/score.js'
@@ -163,6 +164,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   await app.register(ruleInsightRoutes, { state: core.state, clock: core.clock })
   await app.register(listRoutes, rulesets)
   await app.register(riskSettingsRoutes, { ...rulesets, models: core.modelRegistry })
+  await app.register(overviewRoutes, { state: core.state, clock: core.clock, models: core.modelRegistry, lag: async () => ((await deps.health()).lag ?? {}) as Record<string, number> })
   caseRoutes(app, core)
   overrideRoutes(app, core)
   webhookRoutes(app, core)

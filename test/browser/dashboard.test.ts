@@ -222,6 +222,35 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
     await context.close()
   })
 
+  it('draws the overview: decisions per minute by action, scores, latency, the model, lag per topology', async () => {
+    const { context, page } = await newPage()
+    await signIn(page, 'ada@example.com')
+    await page.getByRole('link', { name: 'Overview' }).click()
+    await page.getByRole('heading', { name: 'Overview' }).waitFor()
+    expect(Number(await page.getByTestId('overview-decisions').textContent())).toBeGreaterThanOrEqual(1)
+    expect(await page.getByTestId('overview-model').textContent()).toMatch(/^prior-|^trees-/)
+    for (const chart of ['Decisions per minute by action', 'Scores (decisions per tenth)', 'Consumer lag per group (records)']) {
+      expect(await page.getByRole('img', { name: chart }).count(), chart).toBe(1)
+    }
+    await expectAccessible(page, 'overview')
+    await context.close()
+  })
+
+  it('loads every page under its Content-Security-Policy without a violation', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    page.setDefaultTimeout(10_000)
+    const violations: string[] = []
+    page.on('console', m => { if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text()) })
+    await signIn(page, 'ada@example.com')
+    for (const [path, heading] of [['/dashboard/overview', 'Overview'], ['/dashboard/rules', 'Rules and lists'], ['/dashboard/decisions', 'Decisions'], ['/dashboard/webhooks', 'Webhooks'], [`/dashboard/cases/${caseId}`, `Case ${caseId}`]] as const) {
+      await page.goto(`${base}${path}`)
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor()
+    }
+    expect(violations).toEqual([])
+    await context.close()
+  })
+
   it('finds a dead-lettered delivery under failed deliveries, shows its payload, and replays it from the page', async () => {
     let failing = true
     receiver.respond = r => ({ status: failing && r.event.type === 'case.created' ? 500 : 200 })
