@@ -59,5 +59,6 @@ export const TAG = {
   lastLocation: 'L',
   model: 'M',
   learner: 'N',
-  linkGraph: 'G'
+  linkGraph: 'G',
+  asyncCheck: 'A'
 } as const

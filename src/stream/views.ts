@@ -1,4 +1,5 @@
 import { applyApiKeyChange } from '../stores/api-keys.js'
+import { applyAsyncCheckEvent } from '../stores/async-checks.js'
 import { applyDashboardSessionChange } from '../stores/dashboard-sessions.js'
 import { applyDashboardUserChange } from '../stores/dashboard-users.js'
 import { applyAuditEntry } from '../stores/audit.js'
@@ -25,6 +26,7 @@ import type { DashboardSessionChange } from '../domain/records/dashboard-session
 import type { ClientCaRecord } from '../domain/records/client-cas.js'
 import type { SignalChange } from '../domain/records/signals.js'
 import type { ModelRecord } from '../domain/records/models.js'
+import { parseEvent, type ServiceEvent } from '../domain/records/events.js'
 
 /**
  * The control-plane views every process materializes from its compacted or append-only topics into local
@@ -44,6 +46,8 @@ export interface Views {
   clientCas: View<ClientCaRecord, ClientCaRecord>
   signals: View<SignalChange, SignalChange>
   models: View<ModelRecord, ModelRecord>
+  /** Deferred checks' reports (`score.async` events), by decision: what a reviewer sees beside it. */
+  asyncChecks: View<ServiceEvent, undefined>
 }
 
 /** What the apply functions need besides the batch: the velocity store and the in-memory indexes. */
@@ -68,7 +72,8 @@ function table (deps: ViewDeps) {
     dashboardSessions: view<DashboardSessionChange, DashboardSessionChange>('dashboardSessions', 'dashboard-sessions', { decode: parseJson, apply: async (c, _r, w) => { await applyDashboardSessionChange(c, w); return [[c.change_id, c]] } }),
     clientCas: view<ClientCaRecord, ClientCaRecord>('clientCas', 'client-cas', { decode: parseJson, apply: async (c, _r, w) => { applyClientCa(c, w); return [[c.change_id, c]] } }),
     signals: view<SignalChange, SignalChange>('signals', 'signals', { decode: parseJson, apply: async (c, _r, w) => { await applySignalChange(c, w, deps.reputation); return [[c.change_id, c]] } }),
-    models: view<ModelRecord, ModelRecord>('models', 'models', { decode: parseJson, apply: async (m, _r, w) => { deps.modelRegistry.apply(m, w); return [[m.model.version, m]] } })
+    models: view<ModelRecord, ModelRecord>('models', 'models', { decode: parseJson, apply: async (m, _r, w) => { deps.modelRegistry.apply(m, w); return [[m.model.version, m]] } }),
+    asyncChecks: view<ServiceEvent, undefined>('events', 'async-checks', { decode: parseEvent, apply: async (e, r, w) => { applyAsyncCheckEvent(r.headers?.tenant_id, e, w); return [] } })
   }
 }
 

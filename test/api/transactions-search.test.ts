@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { auth, LIVE_KEY, startTestApp } from '../support/app.js'
+import { auth, eventually, LIVE_KEY, startTestApp } from '../support/app.js'
 
 let app: App
 const call = (url: string, key?: string) => app.server.inject({ method: 'GET', url, headers: auth(key) })
@@ -26,5 +26,18 @@ describe('GET /v1/transactions', () => {
     expect(await ids(`/v1/transactions?limit=2&starting_after=${a2.trace_id}`)).toEqual([b1.trace_id, a1.trace_id])
     expect((await call('/v1/transactions?user_id=u-search-a', LIVE_KEY)).json().data).toEqual([])
     expect((await call('/v1/transactions?colour=red')).statusCode).toBe(400)
+  })
+})
+
+describe('GET /v1/transactions/{id}: async_checks', () => {
+  it('carries the score.async report of a decision linked to other accounts', async () => {
+    await score({ event: 'login', user_id: 'u-link-1', device_id: 'dev-shared-1' })
+    const second = await score({ event: 'login', user_id: 'u-link-2', device_id: 'dev-shared-1' })
+    const checks = await eventually(async () => {
+      const c = (await call(`/v1/transactions/${second.trace_id}`)).json().async_checks as Array<{ check: string, linked_users: number, shared: Record<string, number> }>
+      return c.length > 0 ? c : undefined
+    }, 20000, 'the link analysis report')
+    expect(checks[0]).toMatchObject({ check: 'link_analysis', linked_users: 1, shared: { device: 1 } })
+    expect((await call(`/v1/transactions/${second.trace_id}`, LIVE_KEY)).statusCode).toBe(404)
   })
 })

@@ -121,7 +121,8 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
   it('shows a flagged decision\'s case in the queue; disposing it from the keyboard reaches the webhook receiver and the feedback topic', async () => {
     const { context, page } = await newPage()
     await signIn(page, 'ada@example.com')
-    flaggedTrace = (await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-browser' })).json().trace_id
+    await rest('POST', '/v1/score', { event: 'login', user_id: 'u-other', device_id: 'dev-browser' })
+    flaggedTrace = (await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-browser', device_id: 'dev-browser' })).json().trace_id
     caseId = caseIdForTrace(flaggedTrace)
     await eventually(() => caseLinkShown(page, caseId), 20000, 'the case in the queue')
     await expectAccessible(page, 'queue')
@@ -129,6 +130,10 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
     await page.getByRole('link', { name: caseId }).click()
     await page.getByRole('heading', { name: `Case ${caseId}` }).waitFor()
     await page.getByText('Features it was scored with').waitFor()
+    // Linked accounts: the score.async report (it may come after the page) and the accounts seen with the same device.
+    await eventually(async () => { await page.reload(); await page.getByText('Features it was scored with').waitFor(); return await page.getByTestId('async-check').count() > 0 }, 20000, 'the score.async report on the case page')
+    expect(await page.getByTestId('async-check').textContent()).toContain('1 other accounts share an identifier')
+    expect(await page.getByTestId('linked-accounts').textContent()).toContain('u-other (same device)')
     await expectAccessible(page, 'case')
     await page.keyboard.press('f')
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('f-reason')

@@ -5,7 +5,8 @@ import type { CaseSummary } from './queue.js'
 import { DecisionTable, type Transaction as Decision } from './decisions.js'
 
 interface CaseDetail extends CaseSummary { history: Array<{ type: string, at: number, actor: string, outcome?: string, reason?: string, assignee?: string }> }
-interface Transaction { decision: { score: number, action: string, risk_level: string, signals: string[], rules: string[], shadow?: unknown }, evaluation: { features: Record<string, number>, ruleset_version: string, model_version: string } }
+interface AsyncCheck { check: string, score?: number, linked_users?: number, cluster_size?: number, shared?: Record<string, number>, patterns?: string[] }
+interface Transaction { async_checks: AsyncCheck[], decision: { score: number, action: string, risk_level: string, signals: string[], rules: string[], shadow?: unknown }, evaluation: { features: Record<string, number>, ruleset_version: string, model_version: string } }
 interface AuditEntry { id: string, created: number, actor: string, action: string }
 
 const OUTCOMES = [['fraud', 'f'], ['safe', 's'], ['chargeback', 'c']] as const
@@ -16,6 +17,7 @@ export function CasePage (props: { id: string, session: Session, mode: string })
   const [tx, setTx] = useState<Transaction | null>(null)
   const [audit, setAudit] = useState<AuditEntry[]>([])
   const [recent, setRecent] = useState<Decision[] | null>(null)
+  const [linked, setLinked] = useState<string[]>([])
   const [error, setError] = useState<ApiErrorBody | null>(null)
   const [outcome, setOutcome] = useState<string>('')
   const [reason, setReason] = useState('')
@@ -41,6 +43,16 @@ export function CasePage (props: { id: string, session: Session, mode: string })
         const r = await api<{ data: Decision[] }>('GET', `/v1/transactions?${new URLSearchParams({ [subject[0]]: subject[1], limit: '10' })}`)
         if (r.ok) setRecent(r.data.data)
       }
+      // Accounts seen with the same device, email or card in recent decisions.
+      const user = res.data.subjects.user_id
+      const others = new Set<string>()
+      for (const kind of ['device_id', 'email', 'card'] as const) {
+        const value = res.data.subjects[kind]
+        if (value === undefined) continue
+        const r = await api<{ data: Decision[] }>('GET', `/v1/transactions?${new URLSearchParams({ [kind]: value, limit: '50' })}`)
+        if (r.ok) for (const t of r.data.data) { const u = t.request.user_id; if (typeof u === 'string' && u !== user) others.add(`${u} (same ${kind.replace('_id', '')})`) }
+      }
+      setLinked([...others])
     })()
   }, [props.id, props.mode, version])
 
@@ -112,6 +124,19 @@ export function CasePage (props: { id: string, session: Session, mode: string })
             <FormError error={formError} fields={['outcome', 'reason']} />
             <button type='submit'>Dispose (Ctrl+Enter)</button>
           </form>
+        </section>
+      )}
+      {tx !== null && (tx.async_checks.length > 0 || linked.length > 0) && (
+        <section aria-labelledby='linked-title'>
+          <h2 id='linked-title'>Linked accounts</h2>
+          {tx.async_checks.map(c => (
+            <p key={c.check} data-testid='async-check'>
+              Deferred check {c.check} (score.async): {c.linked_users ?? 0} other accounts share an identifier, a cluster of {c.cluster_size ?? 1} within two hops
+              {c.shared !== undefined && `; shared: ${Object.entries(c.shared).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`}
+              {c.patterns !== undefined && c.patterns.length > 0 && `; patterns: ${c.patterns.join(', ')}`}.
+            </p>
+          ))}
+          {linked.length > 0 && <ul data-testid='linked-accounts'>{linked.map(l => <li key={l}>{l}</li>)}</ul>}
         </section>
       )}
       {recent !== null && recent.length > 0 && (

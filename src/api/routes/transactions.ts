@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { StateDb } from '../../stores/state-db.js'
 import { getTransaction, transactionsNewestFirst } from '../../stores/transactions.js'
+import { asyncChecksOf } from '../../stores/async-checks.js'
 import { SUBJECTS, subjectsOf } from '../../domain/decision/subjects.js'
 import type { Subject } from '../../domain/decision/types.js'
 import { listQuerySchema, type ListQuery } from '../pagination.js'
@@ -66,6 +67,6 @@ export function transactionRoutes (app: FastifyInstance, state: StateDb): void {
   app.get<{ Params: { id: string } }>('/v1/transactions/:id', { config: { scope: 'transactions:read' } }, async request => {
     const record = await getTransaction(state, request.scope, request.params.id)
     if (record === undefined) throw notFound('transaction', request.params.id)
-    return transactionResource(record)
+    return { ...transactionResource(record), async_checks: await asyncChecksOf(state, request.scope, record.trace_id) }
   })
 }
