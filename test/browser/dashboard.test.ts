@@ -11,7 +11,8 @@ import { caseStateRecord } from '../../src/domain/records/cases.js'
 import { applyCaseCommand } from '../../src/domain/cases/transitions.js'
 import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
 import { DASHBOARD_DIST } from '../../src/dashboard/serve.js'
-import { auth, eventually, startTestApp } from '../support/app.js'
+import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
+import { startService, stopService, type ServiceProcess } from '../support/child.js'
 import { Receiver } from '../support/receiver.js'
 import { webhookEnv } from '../contract/webhooks.flow.js'
 
@@ -382,5 +383,40 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
       await context.close()
     }
     expect((await rest('GET', '/v1/cases?limit=100')).json().data.some((c: { subjects: { user_id?: string } }) => c.subjects.user_id === 'x')).toBe(false)
+  })
+})
+
+describe.skipIf(missing !== undefined)('the dashboard of a service started as `npm start` starts it', () => {
+  it('prints its address and a one-time link on the first start; the link creates the first admin, once', async () => {
+    const dataDir = tempDir('fds-dash-')
+    const first = await startService({ DATA_DIR: dataDir })
+    let second: ServiceProcess | undefined
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+    try {
+      await eventually(() => /Create its first admin/.test(first.output()) || undefined, 10000, 'the setup link')
+      expect(first.output()).toContain(`Dashboard: ${first.url}/dashboard/`)
+      const link = /Create its first admin \(one-time link\): (\S+)/.exec(first.output())![1]!
+      expect(link).toMatch(new RegExp(`^${first.url}/dashboard/setup#[A-Za-z0-9_-]{32}$`))
+      const page = await browser.newPage()
+      page.setDefaultTimeout(10_000)
+      await page.goto(link)
+      await page.getByLabel('Name').fill('First Admin')
+      await page.getByLabel('Email').fill('first@example.com')
+      await page.getByLabel(/^Password/).fill(PASSWORD)
+      await page.getByRole('button', { name: 'Create admin' }).click()
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+      await page.getByLabel('Email').fill('first@example.com')
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { name: 'Review queue' }).waitFor()
+      await stopService(first)
+      second = await startService({ DATA_DIR: dataDir })
+      expect(second.output()).toContain(`Dashboard: ${second.url}/dashboard/`)
+      expect(second.output()).not.toContain('Create its first admin')
+    } finally {
+      await browser.close()
+      await stopService(first)
+      if (second !== undefined) await stopService(second)
+    }
   })
 })
