@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
  * The layers of docs/architecture.md, lowest first: a file may import its own layer and those below it,
  * never above, and the import graph has no circles. `gen` (generated Protobuf code) sits with the domain.
  */
-const LAYERS = [['domain', 'gen', 'types'], ['stores'], ['stream'], ['topologies'], ['services'], ['api', 'grpc'], ['app']]
+const LAYERS = [['domain', 'gen', 'types'], ['stores'], ['stream'], ['topologies'], ['services'], ['api', 'grpc', 'dashboard'], ['app']]
 const root = path.resolve(import.meta.dirname, '../../src')
 
 const rankOf = (file: string): number => {
