@@ -1,4 +1,10 @@
+import type { AddressInfo } from 'node:net'
+import fastifyCookie from '@fastify/cookie'
+import Fastify from 'fastify'
+import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { setSessionCookie } from '../../src/api/dashboard-session.js'
+import { issue, makeCa } from '../support/certs.js'
 import type { App } from '../../src/app/app.js'
 import { auditEntries } from '../../src/stores/audit.js'
 import { findDashboardUserByEmail } from '../../src/stores/dashboard-users.js'
@@ -167,5 +173,26 @@ describe('dashboard identity', () => {
     const short = await inject('POST', '/v1/dashboard_users', { session: admin, payload: { email: 'short@example.com', name: 'S', role: 'viewer', password: 'short' } })
     expect(short.json().error).toMatchObject({ code: 'parameter_invalid', param: 'password' })
     expect(short.json().error.message).toContain('12')
+  })
+})
+
+describe('the session cookie under TLS', () => {
+  it('is Secure when the request came over HTTPS, and not over plain HTTP', async () => {
+    const ca = await makeCa('Dashboard test CA')
+    const tls = await issue(ca, 'localhost', 'server')
+    const server = Fastify({ https: { cert: tls.cert, key: tls.key } })
+    await server.register(fastifyCookie)
+    server.get('/', async (request, reply) => { setSessionCookie(request, reply, 'secret', 60); return {} })
+    await server.listen({ host: '127.0.0.1', port: 0 })
+    try {
+      const port = (server.server.address() as AddressInfo).port
+      const res = await request(`https://127.0.0.1:${port}/`, { dispatcher: new Agent({ connect: { ca: ca.cert, servername: 'localhost' } }) })
+      await res.body.text()
+      expect(String(res.headers['set-cookie'])).toContain('Secure')
+    } finally {
+      await server.close()
+    }
+    const plain = await app.server.inject({ method: 'POST', url: '/dashboard/api/login', payload: { email: 'admin@example.com', password: PASSWORD }, remoteAddress: '10.9.0.1' })
+    expect(String(plain.headers['set-cookie'])).not.toContain('Secure')
   })
 })
