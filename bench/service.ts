@@ -9,7 +9,7 @@ const root = path.resolve(import.meta.dirname, '..')
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(a => a !== '')
 
 export function start (script: string, env: Record<string, string>): Promise<{ child: ChildProcess, url: string }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, script)], { cwd: root, env: { METRICS_PORT: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', d => {

@@ -37,7 +37,8 @@ const ERRORS: Record<string, { name: string, type: ErrorType, description: strin
 /** Responses an operation gives that its route facts do not show (a 404 for an id named in the body, or for the one object of a tenant). */
 const EXTRA_STATUSES: Record<string, number[]> = {
   'post /v1/cases': [404],
-  'get /v1/mtls/client_ca': [404]
+  'get /v1/mtls/client_ca': [404],
+  'get /readyz': [503]
 }
 
 /** Scopes of authenticated non-GET routes that change no control-plane state (no publishChange, no ruleset proposal). */

@@ -2,6 +2,7 @@ import type https from 'node:https'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
 import fastifyCookie from '@fastify/cookie'
 import { newId } from '../domain/ids.js'
+import { httpDuration } from '../stream/metrics.js'
 import type { ScoringService } from '../services/scoring-service.js'
 import type { Core } from '../services/core.js'
 import { principalScope, requireScope, type Principal } from '../services/auth.js'
@@ -62,6 +63,8 @@ export interface ServerDeps {
   /** Shared by every listener of the process, so a key's budget is one per instance. */
   limiter: RateLimiter
   health: () => Promise<Record<string, unknown>>
+  /** Readiness: why this instance should not get traffic yet (none: ready), and its consumers' lag. */
+  ready?: () => Promise<{ reasons: string[], lag: Record<string, number> }>
   /** Dashboard sessions: a request without an Authorization header may authenticate with its session cookie. */
   dashboard?: DashboardAuth
 }
@@ -115,6 +118,10 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     if (closing) void reply.header('connection', 'close')
     return payload
   })
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched'
+    httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, (performance.now() - request.startedAt) / 1000)
+  })
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()
@@ -152,6 +159,11 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
 
   // Liveness: 200 while the process serves; `status` is `degraded` while the relay or a consumer is failing.
   app.get('/healthz', async () => deps.health())
+  // Readiness: 503 until the control-plane views have caught up, and while a consumer lags past READY_MAX_LAG.
+  app.get('/readyz', async (_request, reply) => {
+    const { reasons, lag } = await deps.ready?.() ?? { reasons: [], lag: {} }
+    return reasons.length === 0 ? { status: 'ready', lag } : reply.code(503).send({ status: 'not_ready', reasons, lag })
+  })
   scoreRoutes(app, deps.service, core.clock)
   batchRoutes(app, deps.service, core.clock)
   transactionRoutes(app, core.state)

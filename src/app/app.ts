@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import { buildServer } from '../api/server.js'
 import { DashboardAuth } from '../services/dashboard-auth.js'
 import { serveDashboard } from '../dashboard/serve.js'
+import { startMetricsServer } from './metrics-server.js'
 import { RateLimiter } from '../services/rate-limit.js'
 import { startGrpc } from '../grpc/scorer-server.js'
 import { AuditLog } from '../stream/audit-log.js'
@@ -52,6 +53,8 @@ export interface App extends ProcessCore {
   /** Address the server listens on, when started with listen. */
   address: string | undefined
   dashboard: DashboardAuth
+  /** Address of the metrics listener (METRICS_PORT), when it listens. */
+  metricsAddress: string | undefined
   close(): Promise<void>
 }
 
@@ -81,6 +84,8 @@ export interface ProcessCore extends Core {
   runtime: ProcessorRuntime
   config: Config
   identity: Identity
+  /** The control-plane views this process runs (those started): what readiness waits for. */
+  startedViews: Array<{ catchUp: (timeoutMs?: number) => Promise<void> }>
   /** Runs the registered topologies in this process; returns a stop function. */
   startTopologies(names?: string[]): Promise<() => Promise<void>>
   closeCore(): Promise<void>
@@ -114,7 +119,8 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   await controlPlane.start()
   for (const [name, v] of Object.entries(views)) if (options.views === undefined || options.views.includes(name as keyof Views)) await v.start()
   const core: ProcessCore = {
-    runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity, modelRegistry, reputation, mtlsServerFingerprint, audit,
+    runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
+    startedViews: Object.entries(views).filter(([name]) => options.views === undefined || options.views.includes(name as keyof Views)).map(([, v]) => v), modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
@@ -161,19 +167,43 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const thread = inProcess?.length !== 0 && placement === 'worker' ? await startTopologyThread(config, inProcess, log, core.health, logger) : undefined
   const stopTopologies = thread?.stop ?? await core.startTopologies(inProcess)
 
+  // Ready once every control-plane view has applied what its topic held at start (then /readyz watches lag).
+  let caughtUp = false
+  let starting = true
+  void (async () => {
+    while (starting) {
+      try {
+        await Promise.all([controlPlane.catchUp(60_000), ...core.startedViews.map(v => v.catchUp(60_000))])
+        caughtUp = true
+        return
+      } catch { /* not within a minute: try again */ }
+    }
+  })()
+  const lagOf = async () => ({ ...await log.lag?.(), ...await thread?.lag() })
   const dashboard = new DashboardAuth(core, config.dashboardSession)
   const deps = {
     core,
     service,
     dashboard,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
-    health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: { ...await log.lag?.(), ...await thread?.lag() } })
+    health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await lagOf() }),
+    ready: async () => {
+      const lag = await lagOf()
+      const reasons = [
+        ...(caughtUp ? [] : ['the control-plane views are catching up']),
+        ...Object.entries(lag).filter(([, n]) => n > config.readyMaxLag).map(([group, n]) => `${group} is ${n} records behind (READY_MAX_LAG ${config.readyMaxLag})`)
+      ]
+      return { reasons, lag }
+    }
   }
   const server = await buildServer(deps)
   await serveDashboard(server)
   let address: string | undefined
   if (options.listen !== false) address = await server.listen({ host: config.host, port: config.port })
   else await server.ready()
+  const metrics = config.metrics.port === undefined || options.listen === false
+    ? undefined
+    : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log, states: { state }, outboxPending: () => relay.pending }, async () => await thread?.metrics() ?? [])
   const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort)
   let mtlsServer: FastifyInstance | undefined
   let mtlsAddress: string | undefined
@@ -187,11 +217,13 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
 
   let closing: Promise<void> | undefined
   return {
-    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address, dashboard,
+    ...core, server, mtlsServer, mtlsAddress, grpcPort: grpc?.port, relay, outbox, materializer, decisionsTopic, address, dashboard, metricsAddress: metrics?.address,
     close: () => {
+      starting = false
       closing ??= (async () => {
         const step = (what: string) => logger.info({ step: what }, 'shutdown')
         await server.close()
+        await metrics?.close()
         step('http closed')
         await mtlsServer?.close()
         await grpc?.close()

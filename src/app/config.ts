@@ -51,6 +51,10 @@ export interface Config {
   /** Gradient-boosted trees the model trainer retrains per tenant (docs/detection.md). */
   modelTrees: TreeTrainingSettings
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
+  /** GET /readyz answers 503 while a consumer group of this process is more records behind than this. */
+  readyMaxLag: number
+  /** GET /metrics listens here (undefined: no metrics listener); with a token, only its bearer is answered. */
+  metrics: { port: number | undefined, token: string | undefined }
   /** Dashboard sessions end after this long unused (idle) or after sign-in (absolute). */
   dashboardSession: { idleMs: number, absoluteMs: number }
   defaultTenantId: string | undefined
@@ -102,6 +106,11 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       windowDays: int(env, 'MODEL_TRAINING_DAYS', 21, 1, 365),
       minFrauds: int(env, 'MODEL_MIN_FRAUDS', 30, 1, 1_000_000),
       negativeSamplePercent: int(env, 'MODEL_NEGATIVE_SAMPLE_PERCENT', 10, 1, 100)
+    },
+    readyMaxLag: int(env, 'READY_MAX_LAG', 10_000, 0, 1_000_000_000),
+    metrics: {
+      port: env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 9464, 0, 65535),
+      token: env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN
     },
     dashboardSession: {
       idleMs: int(env, 'DASHBOARD_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,

@@ -1,3 +1,4 @@
+import { startMetricsServer } from './metrics-server.js'
 import v8 from 'node:v8'
 import pino from 'pino'
 import { startApp, startCore } from './app.js'
@@ -25,8 +26,9 @@ async function main (): Promise<void> {
     }
     const core = await startCore(config, logger)
     const stop = await core.startTopologies([topology.name])
-    logger.info({ topology: topology.name, transport: core.log.kind }, 'topology running')
-    onShutdown(logger, async () => { await stop(); await core.closeCore() })
+    const metrics = config.metrics.port === undefined ? undefined : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log: core.log, states: { state: core.state } })
+    logger.info({ topology: topology.name, transport: core.log.kind, metrics: metrics?.address }, 'topology running')
+    onShutdown(logger, async () => { await metrics?.close(); await stop(); await core.closeCore() })
     return
   }
   if (command !== 'start') {
@@ -42,7 +44,7 @@ async function main (): Promise<void> {
   const setupToken = await app.dashboard.issueSetupToken(app.identity.defaultTenant)
   process.stdout.write(`\nDashboard: ${app.address ?? ''}/dashboard/\n`)
   if (setupToken !== undefined) process.stdout.write(`Create its first admin (one-time link): ${app.address ?? ''}/dashboard/setup#${setupToken}\n\n`)
-  logger.info({ address: app.address, transport: app.log.kind, data_dir: config.dataDir }, 'fraud decision service listening')
+  logger.info({ address: app.address, metrics: app.metricsAddress, transport: app.log.kind, data_dir: config.dataDir }, 'fraud decision service listening')
   onShutdown(logger, () => app.close())
 }
 

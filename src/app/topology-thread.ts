@@ -5,10 +5,13 @@ import { serveFollower } from '../stream/eventlog/follower.js'
 import type { HealthReport, PipelineHealth } from '../stream/health.js'
 import { workerFor } from '../stream/worker-thread.js'
 import type { Config } from './config.js'
+import type { MetricsJson } from '../stream/metrics.js'
 
 export interface TopologyThread {
   /** Per consumer group of the worker's topologies, records not yet committed ({} once the worker is gone). */
   lag(): Promise<Record<string, number>>
+  /** The worker's Prometheus figures ([] once the worker is gone). */
+  metrics(): Promise<MetricsJson[]>
   stop(): Promise<void>
 }
 
@@ -26,27 +29,35 @@ export async function startTopologyThread (config: Config, names: string[] | und
   let gone = false
   let stopped: () => void = () => {}
   const done = new Promise<void>(resolve => { stopped = resolve })
-  const lagAnswers = new Map<number, (lag: Record<string, number>) => void>()
-  let nextLag = 0
+  /** Questions asked to the worker (lag, metrics) waiting for its answer, each with what to answer if it dies. */
+  const answers = new Map<number, { answer: (value: unknown) => void, fallback: unknown }>()
+  let nextQuestion = 0
+  const ask = <T>(op: string, fallback: T): Promise<T> => gone
+    ? Promise.resolve(fallback)
+    : new Promise<T>(resolve => {
+      const id = nextQuestion++
+      answers.set(id, { answer: value => resolve(value as T), fallback })
+      worker.postMessage({ op, id })
+    })
   // After start, a worker that dies is a failure /healthz shows.
   const died = (error: string) => {
     gone = true
     stopped()
-    for (const answer of lagAnswers.values()) answer({})
-    lagAnswers.clear()
+    for (const { answer, fallback } of answers.values()) answer(fallback)
+    answers.clear()
     if (stopping) return
     logger.error({ error }, 'topology thread died')
     remote = { status: 'degraded', failing: [{ component: 'topology-thread', since_ms: Date.now(), error, attempts: 1 }], dead_lettered: remote?.dead_lettered ?? {}, in_progress: {} }
     stopServing()
   }
   const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (m: { op?: string, report?: HealthReport, id?: number, value?: Record<string, number> }) => {
+    worker.on('message', (m: { op?: string, report?: HealthReport, id?: number, value?: unknown }) => {
       if (m.op === 'health') remote = m.report
       else if (m.op === 'ready') resolve()
       else if (m.op === 'stopped') stopped()
-      else if (m.op === 'lag') {
-        lagAnswers.get(m.id!)?.(m.value ?? {})
-        lagAnswers.delete(m.id!)
+      else if ((m.op === 'lag' || m.op === 'metrics') && m.id !== undefined) {
+        answers.get(m.id)?.answer(m.value)
+        answers.delete(m.id)
       }
     })
     worker.on('error', err => { reject(err); died(err.message) })
@@ -54,13 +65,8 @@ export async function startTopologyThread (config: Config, names: string[] | und
   })
   await ready
   return {
-    lag: () => gone
-      ? Promise.resolve({})
-      : new Promise(resolve => {
-        const id = nextLag++
-        lagAnswers.set(id, resolve)
-        worker.postMessage({ op: 'lag', id })
-      }),
+    lag: () => ask<Record<string, number>>('lag', {}),
+    metrics: async () => [await ask<MetricsJson | undefined>('metrics', undefined)].filter(m => m !== undefined),
     async stop () {
       stopping = true
       worker.postMessage({ op: 'stop' })

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import pino from 'pino'
 import { FollowerEventLog } from '../stream/eventlog/follower.js'
 import { openEventLog, startCore } from './app.js'
+import { figuresJson } from './metrics-server.js'
 import type { Config } from './config.js'
 
 /**
@@ -24,7 +25,9 @@ core.health.onChange = report
 report()
 port.postMessage({ op: 'ready' })
 port.on('message', (m: { op?: string, id?: number }) => {
-  if (m.op === 'lag') {
+  if (m.op === 'metrics') {
+    void (async () => port.postMessage({ op: 'metrics', id: m.id, value: await figuresJson({ log, states: { topologies: core.state } }) }))()
+  } else if (m.op === 'lag') {
     void (async () => port.postMessage({ op: 'lag', id: m.id, value: await log.lag?.() ?? {} }))()
   } else if (m.op === 'stop') {
     void (async () => {

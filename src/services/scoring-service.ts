@@ -1,3 +1,4 @@
+import { observeDecisions } from './decision-metrics.js'
 import { decide } from '../domain/decision/decide.js'
 import { counterfactualOf } from '../domain/decision/counterfactual.js'
 import { policyOf } from '../domain/decision/default-policy.js'
@@ -86,7 +87,9 @@ export class ScoringService {
     } finally {
       for (const p of prepared) p.velocity.release()
     }
-    this.onRecorded(prepared.map(p => p.record))
+    const records = prepared.map(p => p.record)
+    this.onRecorded(records)
+    observeDecisions(records)
     return prepared.map(p => p.decision)
   }
 

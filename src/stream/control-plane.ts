@@ -102,6 +102,11 @@ export class ControlPlane {
     return this.view.start()
   }
 
+  /** Resolves once every change appended before the call is applied here (NotConfirmed after `timeoutMs`). */
+  catchUp (timeoutMs?: number): Promise<void> {
+    return this.view.catchUp(timeoutMs)
+  }
+
   /** The active ruleset of a tenant and mode (version 0, the default, before any change), its lists with their items. */
   async activeRuleset (scope: Scope): Promise<ActiveRuleset> {
     const key = scopeId(scope)

@@ -1,3 +1,5 @@
+import { deadLetteredTotal } from './metrics.js'
+
 /**
  * What is failing in this process's pipeline right now (the outbox relay, a consumer group), how many
  * records each has dead-lettered since start, and background work under way (a model training and its
@@ -36,6 +38,7 @@ export class PipelineHealth {
   }
 
   deadLettered (component: string): void {
+    deadLetteredTotal.inc({ component })
     this.deadLetters.set(component, (this.deadLetters.get(component) ?? 0) + 1)
     this.onChange()
   }

@@ -1,3 +1,4 @@
+import { batchDuration } from './metrics.js'
 import type { Logger } from 'pino'
 import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
@@ -236,6 +237,7 @@ export class ProcessorRunner<T, L = undefined> {
     const first = records[0]!.offset
     const last = records[records.length - 1]!.offset
     const done = await this.checkpointOf(topic, partition)
+    const started = performance.now()
     await p.beforeBatch?.()
     const batch = new RunningBatch(this.rt.state, p.local?.() as L)
     // Outputs of records processed before and delivered again are appended again, as they were.
@@ -258,6 +260,7 @@ export class ProcessorRunner<T, L = undefined> {
         throw new Error(`${p.group}: a processor without a checkpoint keeps no state`)
       }
       written = true
+      batchDuration.observe({ group: p.group }, (performance.now() - started) / 1000)
     } finally {
       batch.writes.settle(written)
     }

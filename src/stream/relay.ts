@@ -1,3 +1,4 @@
+import { publishLatency } from './metrics.js'
 import type { Logger } from 'pino'
 import { appendDeadLetter, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
 import { RecordRejected, type EventLog } from './eventlog/event-log.js'
@@ -161,6 +162,8 @@ export class OutboxRelay {
       return { removed: await this.failed(batch[0]!, err), more: true }
     }
     this.head = { seq: 0, failures: 0 }
+    const now = Date.now()
+    for (const r of records) publishLatency.observe(Math.max(0, now - (r.timestamp ?? now)) / 1000)
     this.remove(batch)
     return { removed: batch.length, more: batch.length < entries.length || entries.length === this.options.maxBatch }
   }

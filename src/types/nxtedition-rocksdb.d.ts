@@ -9,5 +9,7 @@ declare module '@nxtedition/rocksdb' {
     batch (): unknown
     readonly columns: Record<string, unknown>
     readonly status: string
+    /** A RocksDB property of the default column family (rocksdb.cur-size-all-mem-tables, ...), as text. */
+    getProperty (property: string): string
   }
 }

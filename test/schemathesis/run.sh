@@ -53,7 +53,7 @@ trap stop_service EXIT
 
 # A generous rate limit: the run must exercise the operations, not the key's budget (429 stays documented and
 # is covered by the tests). Webhook endpoints schemathesis creates point at made-up hosts: short timeouts.
-env DATA_DIR="$DATA_DIR" PORT="$PORT" HOST=127.0.0.1 TRANSPORT=embedded GRPC_PORT= MTLS_PORT= \
+env DATA_DIR="$DATA_DIR" PORT="$PORT" HOST=127.0.0.1 TRANSPORT=embedded GRPC_PORT= MTLS_PORT= METRICS_PORT= \
   BOOTSTRAP_API_KEYS="$KEY" LOG_LEVEL=warn RELAY_LINGER_MS=1 \
   RATE_LIMIT_PER_SECOND=100000 RATE_LIMIT_BURST=100000 WEBHOOK_TIMEOUT_MS=500 \
   node "$DIST/src/app/main.js" >"$LOG" 2>&1 &

@@ -10,7 +10,7 @@ export interface ServiceProcess { child: ChildProcess, url: string, output: () =
 export async function startService (env: Record<string, string>, args: string[] = [], ready = /"address":"(http:\/\/[^"]+)"/): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/app/main.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

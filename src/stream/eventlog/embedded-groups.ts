@@ -1,7 +1,7 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { readRangeSync, writeBatchSync } from '../../stores/rocks.js'
 import { decodeRecord, groupKey, offsetOfKey, recordKey } from './embedded-format.js'
-import type { ConsumedRecord, SubscribeOptions, Subscription } from './event-log.js'
+import { lagByGroup, type ConsumedRecord, type PartitionLag, type SubscribeOptions, type Subscription } from './event-log.js'
 
 const MAX_BATCH = 500
 /**
@@ -90,16 +90,20 @@ export class ConsumerGroups {
 
   async lag (): Promise<Record<string, number>> {
     const lag: Record<string, number> = {}
+    for (const [name, group] of this.groups) if (group.members.length > 0) lag[name] = 0
+    return { ...lag, ...lagByGroup(await this.partitionLag()) }
+  }
+
+  async partitionLag (): Promise<PartitionLag[]> {
+    const out: PartitionLag[] = []
     for (const [name, group] of this.groups) {
       if (group.members.length === 0) continue
-      let behind = 0
       for (const t of group.topics) {
         const topic = this.topic(t)
-        for (let p = 0; p < topic.next.length; p++) behind += topic.next[p]! - await this.peekCommitted(groupKey(name, t, p))
+        for (let p = 0; p < topic.next.length; p++) out.push({ group: name, topic: t, partition: p, lag: topic.next[p]! - await this.peekCommitted(groupKey(name, t, p)) })
       }
-      lag[name] = behind
     }
-    return lag
+    return out
   }
 
   async subscribe (options: SubscribeOptions): Promise<Subscription> {

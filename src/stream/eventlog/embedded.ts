@@ -2,7 +2,7 @@ import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openRocks, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
 import { decodeRecord, encodeRecord, offsetOfKey, recordKey, recordPrefix, topicKey } from './embedded-format.js'
 import { ConsumerGroups, RecordWindow, topicIn, type TopicPosition } from './embedded-groups.js'
-import type { ConsumedRecord, EventLog, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
+import type { ConsumedRecord, EventLog, PartitionLag, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 
@@ -104,6 +104,10 @@ export class EmbeddedEventLog implements EventLog {
 
   lag (): Promise<Record<string, number>> {
     return this.groups.lag()
+  }
+
+  partitionLag (): Promise<PartitionLag[]> {
+    return this.groups.partitionLag()
   }
 
   async endOffsets (topicName: string): Promise<number[]> {

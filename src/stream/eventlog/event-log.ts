@@ -73,7 +73,19 @@ export interface EventLog {
    * committed yet. A measure of how far behind this process's consumers are (GET /healthz).
    */
   lag?(): Promise<Record<string, number>>
+  /** The same, per group, topic and partition (the metrics endpoint's figure). */
+  partitionLag?(): Promise<PartitionLag[]>
   /** The most bytes one append to `topic` may carry, when the log has such a limit (Kafka's max.message.bytes). */
   maxAppendBytes?(topic: string): Promise<number | undefined>
   close(): Promise<void>
+}
+
+/** How many records of one partition a consumer group has not committed yet. */
+export interface PartitionLag { group: string, topic: string, partition: number, lag: number }
+
+/** Per group, the sum of its partitions' lag. */
+export function lagByGroup (lags: readonly PartitionLag[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const l of lags) out[l.group] = (out[l.group] ?? 0) + l.lag
+  return out
 }

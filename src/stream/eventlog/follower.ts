@@ -5,7 +5,7 @@ import type { LogRecord } from '../../domain/records/log-record.js'
 import type { EmbeddedEventLog } from './embedded.js'
 import { recordPrefix } from './embedded-format.js'
 import { ConsumerGroups, RecordWindow, type TopicPosition } from './embedded-groups.js'
-import { LogUnavailable, RecordRejected, type EventLog, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
+import { LogUnavailable, RecordRejected, type EventLog, type PartitionLag, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 
 /**
  * The main thread's embedded log, used from a worker thread (the one-process service runs its topologies in
@@ -127,6 +127,10 @@ export class FollowerEventLog implements EventLog {
 
   lag (): Promise<Record<string, number>> {
     return this.groups.lag()
+  }
+
+  partitionLag (): Promise<PartitionLag[]> {
+    return this.groups.partitionLag()
   }
 
   /** Stops this thread's consumers; the database stays open: it belongs to the main thread. */

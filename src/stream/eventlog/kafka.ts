@@ -1,6 +1,6 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs'
 import type { Logger } from 'pino'
-import { RecordRejected, type ConsumedRecord, type EventLog, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
+import { lagByGroup, RecordRejected, type ConsumedRecord, type EventLog, type PartitionLag, type SubscribeOptions, type Subscription, type TopicSpec } from './event-log.js'
 import { partitionFor } from './partitioner.js'
 import { BackgroundOffsetCommits } from './kafka-offsets.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
@@ -215,21 +215,26 @@ export class KafkaEventLog implements EventLog {
   private readonly subscribed = new Map<string, Set<string>>()
 
   async lag (): Promise<Record<string, number>> {
+    const lag = Object.fromEntries([...this.subscribed.keys()].map(group => [group, 0]))
+    return { ...lag, ...lagByGroup(await this.partitionLag()) }
+  }
+
+  async partitionLag (): Promise<PartitionLag[]> {
     const admin = await this.adminClient()
     // Several groups read the same topics: each topic's ends are fetched once per call. Groups are asked at
     // once: asked in turn, each answer waited for a turn of an event loop busy with batches.
     const ends = new Map<string, Promise<number[]>>()
     const endsOf = (topic: string) => { let e = ends.get(topic); if (e === undefined) ends.set(topic, e = this.endOffsets(topic)); return e }
-    const behind = async (group: string, topics: Set<string>): Promise<[string, number]> => {
+    const behind = async (group: string, topics: Set<string>): Promise<PartitionLag[]> => {
       const committed = await retrying(() => admin.fetchOffsets({ groupId: group, topics: [...topics] }))
-      let n = 0
+      const out: PartitionLag[] = []
       for (const { topic, partitions } of committed) {
         const high = await endsOf(topic)
-        for (const { partition, offset } of partitions) n += high[partition]! - Math.max(0, Number(offset))
+        for (const { partition, offset } of partitions) out.push({ group, topic, partition, lag: high[partition]! - Math.max(0, Number(offset)) })
       }
-      return [group, n]
+      return out
     }
-    return Object.fromEntries(await Promise.all([...this.subscribed].map(([group, topics]) => behind(group, topics))))
+    return (await Promise.all([...this.subscribed].map(([group, topics]) => behind(group, topics)))).flat()
   }
 
   async subscribe (options: SubscribeOptions): Promise<Subscription> {

@@ -1,3 +1,4 @@
+import { webhookDeliveriesTotal } from '../../stream/metrics.js'
 import type { Logger } from 'pino'
 import type { AuditLog } from '../../stream/audit-log.js'
 import type { EventLog } from '../../stream/eventlog/event-log.js'
@@ -111,6 +112,7 @@ export class Dispatcher {
       if (result.status_code === 410) await this.disable(endpoint, now)
     }
     await this.record(next, d)
+    webhookDeliveriesTotal.inc({ outcome: next.status === 'pending' ? 'retrying' : next.status, attempt: String(next.attempts.length) })
   }
 
   private async record (next: Delivery, previous: Delivery): Promise<void> {
