@@ -3,6 +3,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import fastifyCookie from '@fastify/cookie'
 import { newId } from '../domain/ids.js'
 import { httpDuration } from '../stream/metrics.js'
+import { contextOf, SpanKind, tracer } from '../stream/tracing.js'
+import { SpanStatusCode, type Span } from '@opentelemetry/api'
 import type { ScoringService } from '../services/scoring-service.js'
 import type { Core } from '../services/core.js'
 import { principalScope, requireScope, type Principal } from '../services/auth.js'
@@ -46,6 +48,8 @@ declare module 'fastify' {
     /** The tenant and mode the caller acts in: every store and topic the route touches is keyed by them. */
     readonly scope: Scope
     startedAt: number
+    /** The request's OpenTelemetry span (a no-op span without a tracer provider); null before onRequest ran. */
+    span: Span | null
     /** The dashboard session the request came with, when it authenticated with one instead of an API key. */
     signedIn: SignedIn | null
   }
@@ -102,6 +106,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   app.decorateRequest('scope', { getter (this: FastifyRequest) { return principalScope(this.caller) } })
   app.decorateRequest('startedAt', 0)
   app.decorateRequest('signedIn', null)
+  app.decorateRequest('span', null)
   await app.register(fastifyCookie)
   app.setErrorHandler(errorHandler)
   app.setNotFoundHandler(notFoundHandler)
@@ -120,11 +125,17 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   })
   app.addHook('onResponse', async (request, reply) => {
     const route = request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched'
+    request.span?.setAttributes({ 'http.route': route, 'http.response.status_code': reply.statusCode })
+    if (reply.statusCode >= 500) request.span?.setStatus({ code: SpanStatusCode.ERROR })
+    request.span?.end()
     httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, (performance.now() - request.startedAt) / 1000)
   })
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()
+    // A span per request, continuing the caller's trace when it sent a traceparent; trace_id is the decision's.
+    const parent = request.headers.traceparent
+    request.span = tracer.startSpan(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'fds.trace_id': request.id } }, contextOf(typeof parent === 'string' ? parent : undefined))
     void reply.header('x-trace-id', request.id)
     if (request.is404) {
       // No route for this method and path. A path some route answers gets 405 with Allow, before any body is read.

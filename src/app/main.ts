@@ -1,8 +1,9 @@
-import { startMetricsServer } from './metrics-server.js'
 import v8 from 'node:v8'
 import pino from 'pino'
 import { startApp, startCore } from './app.js'
 import { loadConfig } from './config.js'
+import { startMetricsServer } from './metrics-server.js'
+import { startTelemetry } from './telemetry.js'
 import { TOPOLOGIES } from '../topologies/registry.js'
 
 /**
@@ -17,6 +18,7 @@ async function main (): Promise<void> {
   if (config.heapGrowingPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`)
   const logger = pino({ level: config.logLevel })
   process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection'))
+  const stopTelemetry = startTelemetry(command === 'topology' ? `topology:${name ?? ''}` : 'api') ?? (async () => {})
 
   if (command === 'topology') {
     const topology = name === undefined ? undefined : TOPOLOGIES[name]
@@ -28,7 +30,7 @@ async function main (): Promise<void> {
     const stop = await core.startTopologies([topology.name])
     const metrics = config.metrics.port === undefined ? undefined : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log: core.log, states: { state: core.state } })
     logger.info({ topology: topology.name, transport: core.log.kind, metrics: metrics?.address }, 'topology running')
-    onShutdown(logger, async () => { await metrics?.close(); await stop(); await core.closeCore() })
+    onShutdown(logger, async () => { await metrics?.close(); await stop(); await core.closeCore(); await stopTelemetry() })
     return
   }
   if (command !== 'start') {
@@ -45,7 +47,7 @@ async function main (): Promise<void> {
   process.stdout.write(`\nDashboard: ${app.address ?? ''}/dashboard/\n`)
   if (setupToken !== undefined) process.stdout.write(`Create its first admin (one-time link): ${app.address ?? ''}/dashboard/setup#${setupToken}\n\n`)
   logger.info({ address: app.address, metrics: app.metricsAddress, transport: app.log.kind, data_dir: config.dataDir }, 'fraud decision service listening')
-  onShutdown(logger, () => app.close())
+  onShutdown(logger, async () => { await app.close(); await stopTelemetry() })
 }
 
 /** SIGTERM/SIGINT: stop accepting, finish in-flight requests, publish what the relay can, and exit within this. */

@@ -4,6 +4,7 @@ import pino from 'pino'
 import { FollowerEventLog } from '../stream/eventlog/follower.js'
 import { openEventLog, startCore } from './app.js'
 import { figuresJson } from './metrics-server.js'
+import { startTelemetry } from './telemetry.js'
 import type { Config } from './config.js'
 
 /**
@@ -16,6 +17,7 @@ import type { Config } from './config.js'
 const { config, names, logLevel, logHandle } = workerData as { config: Config, names: string[] | undefined, logLevel: string, logHandle?: bigint }
 const port = parentPort!
 const logger = pino({ level: logLevel })
+const stopTelemetry = startTelemetry('topology-thread') ?? (async () => {})
 const log = logHandle === undefined ? await openEventLog(config, logger) : await FollowerEventLog.open(logHandle, port)
 // The views the topologies read: cases (the case writer), webhook endpoints (delivery), models (the trainer).
 const core = await startCore({ ...config, dataDir: path.join(config.dataDir, 'topologies') }, logger, { log, views: ['cases', 'webhooks', 'models'] })
@@ -33,6 +35,7 @@ port.on('message', (m: { op?: string, id?: number }) => {
     void (async () => {
       await stop()
       await core.closeCore()
+      await stopTelemetry()
       port.postMessage({ op: 'stopped' })
     })()
   }

@@ -29,6 +29,8 @@ export interface ScoreCall {
   nowMs: number
   /** performance.now() when the request arrived, for latency_ms. */
   startedAt: number
+  /** The W3C traceparent of the request's span, when traced: the decision's record carries it on. */
+  traceparent?: string
 }
 
 /** Point lookups of one request, read in one multi-get; add() returns a key's position in the result (-1: no key). */
@@ -62,8 +64,8 @@ export class ScoringService {
     private readonly velocity: VelocityStore,
     private readonly outbox: Outbox,
     private readonly originId: string,
-    /** Called after each durable write with the decisions (outbox entries) it recorded. */
-    private readonly onRecorded: (records: readonly TransactionRecord[]) => void,
+    /** Called after each durable write with the decisions (outbox entries) it recorded, and their requests' traceparents. */
+    private readonly onRecorded: (records: readonly TransactionRecord[], traceparents: ReadonlyArray<string | undefined>) => void,
     private readonly rulesets: RulesetSource,
     private readonly views: ScoringViews
   ) {}
@@ -88,7 +90,7 @@ export class ScoringService {
       for (const p of prepared) p.velocity.release()
     }
     const records = prepared.map(p => p.record)
-    this.onRecorded(records)
+    this.onRecorded(records, calls.map(c => c.traceparent))
     observeDecisions(records)
     return prepared.map(p => p.decision)
   }

@@ -1,4 +1,5 @@
 import { batchDuration } from './metrics.js'
+import { inRecordSpan } from './tracing.js'
 import type { Logger } from 'pino'
 import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
@@ -89,13 +90,18 @@ class RunningBatch<L> implements Batch<L> {
   readonly writes: BatchWrites
   /** The offset of the record being processed (outputs are kept under it). */
   at = -1
+  /** The W3C traceparent of the record being processed: its outputs carry it on (the trace goes on). */
+  traceparent: string | undefined
   readonly outputs: PendingOutput[] = []
   readonly after: Array<() => void | Promise<void>> = []
 
   constructor (state: StateDb, readonly local: L) { this.writes = new BatchWrites(state) }
 
   // Arrow properties: a processor may destructure them from the batch.
-  readonly emit = (topic: string, record: LogRecord): void => { this.outputs.push({ offset: this.at, topic, record }) }
+  readonly emit = (topic: string, record: LogRecord): void => {
+    const carried = this.traceparent === undefined || record.headers?.traceparent !== undefined ? record : { ...record, headers: { ...record.headers, traceparent: this.traceparent } }
+    this.outputs.push({ offset: this.at, topic, record: carried })
+  }
   readonly afterCommit = (fn: () => void | Promise<void>): void => { this.after.push(fn) }
 }
 
@@ -247,7 +253,10 @@ export class ProcessorRunner<T, L = undefined> {
       for (const r of records) {
         if (r.offset <= done.offset || p.skip?.(r) === true) continue
         batch.at = r.offset
-        await p.process(await p.decode(r), r, batch)
+        await inRecordSpan(`${p.group} process`, r.headers, { 'fds.trace_id': r.headers?.trace_id ?? '', 'messaging.destination.name': topic }, async traceparent => {
+          batch.traceparent = traceparent
+          await p.process(await p.decode(r), r, batch)
+        })
         this.processed++
       }
       await p.endBatch?.(batch)

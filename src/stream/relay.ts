@@ -54,6 +54,8 @@ export class OutboxRelay {
   private backlog = 0
   /** Records of entries still in the outbox, by outbox sequence (notify; dropped with their entries). */
   private readonly recent = new Map<number, TransactionRecord>()
+  /** The traceparent of the request that made each of those, when it was traced. */
+  private readonly traceparents = new Map<number, string>()
   /** Consecutive failures of the entry at the head of the outbox, alone. */
   private head = { seq: 0, failures: 0 }
 
@@ -76,9 +78,13 @@ export class OutboxRelay {
    * origin_seq, their outbox sequence), which the relay hands to this process's consumers with their bytes
    * (DecisionCodec.remember) so that none decodes them again.
    */
-  notify (recorded: number | readonly TransactionRecord[] = 1): void {
+  notify (recorded: number | readonly TransactionRecord[] = 1, traceparents: ReadonlyArray<string | undefined> = []): void {
     if (typeof recorded !== 'number' && this.recent.size + recorded.length <= RECENT_KEPT) {
-      for (const r of recorded) this.recent.set(r.origin_seq, r)
+      recorded.forEach((r, i) => {
+        this.recent.set(r.origin_seq, r)
+        const parent = traceparents[i]
+        if (parent !== undefined) this.traceparents.set(r.origin_seq, parent)
+      })
     }
     this.backlog += typeof recorded === 'number' ? recorded : recorded.length
     this.signalled = true
@@ -168,6 +174,11 @@ export class OutboxRelay {
     return { removed: batch.length, more: batch.length < entries.length || entries.length === this.options.maxBatch }
   }
 
+  private traceparentHeader (seq: number): { traceparent?: string } {
+    const parent = this.traceparents.get(seq)
+    return parent === undefined ? {} : { traceparent: parent }
+  }
+
   private async toRecord (e: OutboxEntry): Promise<LogRecord> {
     const known = this.recent.get(e.seq)
     const decoded = known ?? decisionHeader(e.value)
@@ -177,7 +188,7 @@ export class OutboxRelay {
     return {
       key,
       value,
-      headers: { origin: this.options.originId, seq: String(e.seq), trace_id: decoded.trace_id },
+      headers: { origin: this.options.originId, seq: String(e.seq), trace_id: decoded.trace_id, ...this.traceparentHeader(e.seq) },
       timestamp: decoded.created_ms
     }
   }
@@ -201,7 +212,7 @@ export class OutboxRelay {
 
   private remove (entries: OutboxEntry[]): void {
     writeBatchSync(this.state.db, this.outbox.removeOps(entries), false)
-    for (const e of entries) this.recent.delete(e.seq)
+    for (const e of entries) { this.recent.delete(e.seq); this.traceparents.delete(e.seq) }
     this.publishedThrough = entries[entries.length - 1]!.seq
     this.backlog = Math.max(0, this.backlog - entries.length)
   }

@@ -81,12 +81,12 @@ describe('GET /readyz', () => {
     let release: () => void = () => {}
     const held = new Promise<void>(resolve => { release = resolve })
     try {
-      const ready = await eventually(async () => { const r = await own.server.inject({ method: 'GET', url: '/readyz' }); return r.statusCode === 200 ? r.json() : undefined }, 10000, 'ready')
+      const ready = await eventually(async () => { const r = await own.server.inject({ method: 'GET', url: '/readyz' }); return r.statusCode === 200 ? r.json() as { status: string } : undefined }, 10000, 'ready')
       expect(ready.status).toBe('ready')
       // A consumer that takes its first batch and never finishes it.
       await own.log.subscribe({ group: 'stuck-consumer', topics: [own.topics.decisions], fromBeginning: true, onBatch: () => held })
       for (let i = 0; i < 5; i++) await own.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'login', user_id: `u-ready-${i}` } })
-      const lagging = await eventually(async () => { const r = await own.server.inject({ method: 'GET', url: '/readyz' }); return r.statusCode === 503 ? r.json() : undefined }, 10000, 'not ready')
+      const lagging = await eventually(async () => { const r = await own.server.inject({ method: 'GET', url: '/readyz' }); return r.statusCode === 503 ? r.json() as { status: string, reasons: string[] } : undefined }, 10000, 'not ready')
       expect(lagging.status).toBe('not_ready')
       expect(lagging.reasons.join(' ')).toMatch(/stuck-consumer is \d+ records behind \(READY_MAX_LAG 2\)/)
       expect((await own.server.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)

@@ -1,3 +1,4 @@
+import { traceparentOf } from '../../stream/tracing.js'
 import type { FastifyInstance } from 'fastify'
 import { newId } from '../../domain/ids.js'
 import { errorSchema } from '../errors.js'
@@ -27,7 +28,8 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
       traceId: request.id,
       request: scoreRequest,
       nowMs: eventTimeMs(scoreRequest, clock()),
-      startedAt: request.startedAt
+      startedAt: request.startedAt,
+      traceparent: traceparentOf(request.span)
     })
   })
 }
@@ -71,7 +73,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
         if (invalid !== undefined) throw invalid
         const scoreRequest = toScoreRequest(event as Record<string, unknown>)
         const at = eventTimeMs(scoreRequest, nowMs, `events.${i}.event_time`)
-        calls.push({ scope, traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt })
+        calls.push({ scope, traceId: newId('trc', nowMs), request: scoreRequest, nowMs: at, startedAt: request.startedAt, traceparent: traceparentOf(request.span) })
         places.push(i)
       } catch (err) {
         if (!(err instanceof ApiError)) throw err
