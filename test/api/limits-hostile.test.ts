@@ -151,7 +151,9 @@ describe('errors before any route runs keep the envelope and X-Trace-Id', () => 
       let out = ''
       socket.on('data', chunk => { out += chunk.toString() })
       socket.on('close', () => resolve(out))
-      socket.on('error', reject)
+      // The server answers and closes while a 100 KB request is still being written: Node 24 reports the
+      // reset of that unfinished write after the answer has arrived.
+      socket.on('error', err => { if (out !== '') resolve(out); else reject(err) })
     })
     for (const [request, status, code] of [
       [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`, 431, 'headers_too_large'],
