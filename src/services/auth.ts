@@ -45,3 +45,6 @@ export function requireScope (principal: Principal, scope: string): void {
     throw new ApiError('insufficient_scope', `${principal.actor.startsWith('usr_') ? 'Your role' : 'This API key'} lacks the scope '${scope}' required for this request.`)
   }
 }
+
+/** The scopes among `scopes` the principal does not hold: what it may not grant (a key or a role it creates). */
+export const scopesNotHeld = (principal: Principal, scopes: readonly string[]): string[] => scopes.filter(s => !grants(principal.scopes, s))

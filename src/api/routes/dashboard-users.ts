@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ROLE_SCOPES, ROLES, type Role } from '../../domain/dashboard/roles.js'
-import { grants } from '../../domain/records/api-keys.js'
+import { scopesNotHeld } from '../../services/auth.js'
 import type { DashboardUser } from '../../domain/records/dashboard-users.js'
 import { MIN_PASSWORD_LENGTH, type DashboardAuth } from '../../services/dashboard-auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
@@ -17,7 +17,7 @@ const NAME = { type: 'string', minLength: 1, maxLength: 200 }
 
 /** A caller grants at most what it holds: a role whose scopes it does not all have is refused. */
 function requireGrantable (request: FastifyRequest, role: Role): void {
-  const missing = ROLE_SCOPES[role].filter(s => !grants(request.caller.scopes, s))
+  const missing = scopesNotHeld(request.caller, ROLE_SCOPES[role])
   if (missing.length > 0) throw new ApiError('insufficient_scope', `You cannot grant the role '${role}': it holds scopes you do not (${missing.join(', ')}).`, 'role')
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import type { Principal } from '../../services/auth.js'
+import { scopesNotHeld, type Principal } from '../../services/auth.js'
 import { apiKeyByIdKey, newSecret, redact, secretHash } from '../../stores/api-keys.js'
 import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'
 import { scanJson } from '../../stores/rocks.js'
@@ -30,7 +30,7 @@ export function keyResource (k: ApiKeyRecord, secret?: string) {
 
 /** A key grants at most what it holds: every scope of a key it creates or rotates must be one of its own. */
 function requireGrantable (p: Principal, scopes: readonly string[]): void {
-  const extra = scopes.filter(s => !p.scopes.includes(s))
+  const extra = scopesNotHeld(p, scopes)
   if (extra.length > 0) throw new ApiError('insufficient_scope', `This API key cannot grant scopes it does not hold: ${extra.join(', ')}.`, 'scopes')
 }
 
