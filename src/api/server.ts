@@ -67,6 +67,8 @@ export interface ServerDeps {
   /** Shared by every listener of the process, so a key's budget is one per instance. */
   limiter: RateLimiter
   health: () => Promise<Record<string, unknown>>
+  /** Consumer lag per group of this process (in the health report, and drawn by the overview). */
+  lag?: () => Promise<Record<string, number>>
   /** Readiness: why this instance should not get traffic yet (none: ready), and its consumers' lag. */
   ready?: () => Promise<{ reasons: string[], lag: Record<string, number> }>
   /** Dashboard sessions: a request without an Authorization header may authenticate with its session cookie. */
@@ -187,7 +189,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   await app.register(ruleInsightRoutes, { state: core.state, clock: core.clock })
   await app.register(listRoutes, rulesets)
   await app.register(riskSettingsRoutes, { ...rulesets, models: core.modelRegistry })
-  await app.register(overviewRoutes, { state: core.state, clock: core.clock, models: core.modelRegistry, lag: async () => ((await deps.health()).lag ?? {}) as Record<string, number> })
+  await app.register(overviewRoutes, { state: core.state, clock: core.clock, models: core.modelRegistry, lag: deps.lag ?? (async () => ({})) })
   caseRoutes(app, core)
   overrideRoutes(app, core)
   webhookRoutes(app, core)

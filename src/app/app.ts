@@ -117,10 +117,11 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
-  for (const [name, v] of Object.entries(views)) if (options.views === undefined || options.views.includes(name as keyof Views)) await v.start()
+  const startedViews = Object.entries(views).filter(([name]) => options.views === undefined || options.views.includes(name as keyof Views)).map(([, v]) => v)
+  for (const v of startedViews) await v.start()
   const core: ProcessCore = {
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
-    startedViews: Object.entries(views).filter(([name]) => options.views === undefined || options.views.includes(name as keyof Views)).map(([, v]) => v), modelRegistry, reputation, mtlsServerFingerprint, audit,
+    startedViews, modelRegistry, reputation, mtlsServerFingerprint, audit,
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
@@ -179,13 +180,14 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
       } catch { /* not within a minute: try again */ }
     }
   })()
-  const lagOf = async () => ({ ...await log.lag?.(), ...await thread?.lag() })
+  const lagOf = async (): Promise<Record<string, number>> => ({ ...await log.lag?.(), ...await thread?.lag() })
   const dashboard = new DashboardAuth(core, config.dashboardSession)
   const deps = {
     core,
     service,
     dashboard,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
+    lag: lagOf,
     health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await lagOf() }),
     ready: async () => {
       const lag = await lagOf()

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { EventLog } from '../stream/eventlog/event-log.js'
+import { sameBytes } from '../domain/same-bytes.js'
 import { consumerLag, merged, outboxPending, registry, rocksdb, type MetricsJson } from '../stream/metrics.js'
 import type { StateDb } from '../stores/state-db.js'
 
@@ -52,8 +52,7 @@ export async function startMetricsServer (options: { host: string, port: number,
   const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`)
   app.get('/metrics', async (request, reply) => {
     if (expected !== undefined) {
-      const given = Buffer.from(request.headers.authorization ?? '')
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized' })
+      if (!sameBytes(Buffer.from(request.headers.authorization ?? ''), expected)) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized' })
     }
     await readFigures(sources)
     return reply.type(registry.contentType).send(await merged(await others()))

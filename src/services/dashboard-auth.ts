@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 import type { Core } from './core.js'
 import type { Principal } from './auth.js'
@@ -6,6 +6,7 @@ import { ApiError } from './errors.js'
 import { LoginThrottle } from './login-throttle.js'
 import { publishChange } from './publish-change.js'
 import { newId } from '../domain/ids.js'
+import { sameBytes } from '../domain/same-bytes.js'
 import { ROLE_SCOPES, type Role } from '../domain/dashboard/roles.js'
 import { needsTouch, sessionEnded, type SessionLimits } from '../domain/dashboard/session-expiry.js'
 import { dashboardUserChangeRecord, type DashboardUser } from '../domain/records/dashboard-users.js'
@@ -85,10 +86,7 @@ export class DashboardAuth {
 
   /** Whether a change request carries its session's CSRF token. */
   csrfMatches (session: DashboardSession, token: string | undefined): boolean {
-    if (token === undefined) return false
-    const a = Buffer.from(token)
-    const b = Buffer.from(session.csrf_token)
-    return a.length === b.length && timingSafeEqual(a, b)
+    return token !== undefined && sameBytes(Buffer.from(token), Buffer.from(session.csrf_token))
   }
 
   async signOut (signedIn: SignedIn, traceId: string): Promise<void> {
@@ -136,7 +134,7 @@ export class DashboardAuth {
     const raw = await this.core.state.get(key)
     const setup = raw === undefined ? undefined : JSON.parse(raw.toString()) as { tenant: string, hash: string }
     const given = sha256(token)
-    if (setup === undefined || !timingSafeEqual(given, Buffer.from(setup.hash, 'hex')) || await hasDashboardUsers(this.core.state, setup.tenant)) {
+    if (setup === undefined || !sameBytes(given, Buffer.from(setup.hash, 'hex')) || await hasDashboardUsers(this.core.state, setup.tenant)) {
       throw new ApiError('invalid_setup_token', 'This setup link is not valid (already used, or replaced by a newer one).', 'token')
     }
     const user = await this.createUser(setup.tenant, { ...input, role: 'admin' }, 'dashboard-setup', traceId)

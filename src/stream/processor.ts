@@ -253,10 +253,15 @@ export class ProcessorRunner<T, L = undefined> {
       for (const r of records) {
         if (r.offset <= done.offset || p.skip?.(r) === true) continue
         batch.at = r.offset
-        await inRecordSpan(`${p.group} process`, r.headers, { 'fds.trace_id': r.headers?.trace_id ?? '', 'messaging.destination.name': topic }, async traceparent => {
-          batch.traceparent = traceparent
-          await p.process(await p.decode(r), r, batch)
-        })
+        batch.traceparent = undefined
+        if (r.headers?.traceparent === undefined) await p.process(await p.decode(r), r, batch)
+        else {
+          // A traced record: its span, whose traceparent the record's outputs carry on.
+          await inRecordSpan(`${p.group} process`, r.headers, { 'fds.trace_id': r.headers.trace_id ?? '', 'messaging.destination.name': topic }, async traceparent => {
+            batch.traceparent = traceparent
+            await p.process(await p.decode(r), r, batch)
+          })
+        }
         this.processed++
       }
       await p.endBatch?.(batch)

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
+import { sameBytes } from '../same-bytes.js'
 
 export const SIGNATURE_HEADER = 'X-Service-Signature'
 
@@ -28,8 +29,5 @@ export function verifyWebhookSignature (rawBody: string | Buffer, header: string
   }
   if (timestamp === undefined || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false
   const expected = Buffer.from(hmac(secret, timestamp, rawBody), 'hex')
-  return candidates.some(c => {
-    const given = Buffer.from(c, 'hex')
-    return given.length === expected.length && timingSafeEqual(given, expected)
-  })
+  return candidates.some(c => sameBytes(Buffer.from(c, 'hex'), expected))
 }
