@@ -21,6 +21,7 @@ import { RateLimiter } from '../services/rate-limit.js'
 import { registerIdempotency } from './idempotency.js'
 import { jsonDepthError, plainJsonError } from '../services/input-limits.js'
 import { requireClientCertificate } from './mutual-tls.js'
+import { guardConnections, serverTimeouts, type ConnectionBounds } from './connection-guard.js'
 import { registerOpenApi } from './openapi.js'
 import { mtlsRoutes } from './routes/mtls.js'
 import { signalRoutes } from './routes/signals.js'
@@ -73,6 +74,8 @@ export interface ServerDeps {
   ready?: () => Promise<{ reasons: string[], lag: Record<string, number> }>
   /** Dashboard sessions: a request without an Authorization header may authenticate with its session cookie. */
   dashboard?: DashboardAuth
+  /** Bounds on each listener's connections and how long a request may take to arrive. */
+  connections: ConnectionBounds
 }
 
 export interface ListenerOptions {
@@ -84,8 +87,10 @@ export interface ListenerOptions {
 
 export async function buildServer (deps: ServerDeps, listener: ListenerOptions = {}): Promise<FastifyInstance> {
   const { core, limiter } = deps
+  const timeouts = serverTimeouts(deps.connections)
   const app = Fastify({
-    ...(listener.https === undefined ? {} : { https: listener.https }),
+    ...timeouts,
+    ...(listener.https === undefined ? {} : { https: { ...listener.https, ...timeouts.http } }),
     loggerInstance: core.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('trc'),
@@ -98,6 +103,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     // answered 503 outside the error envelope.
     return503OnClosing: false
   })
+  guardConnections(app.server, deps.connections.maxConnections, listener.https !== undefined)
   app.decorateRequest('principal', null)
   app.decorateRequest('caller', {
     getter (this: FastifyRequest) {

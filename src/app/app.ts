@@ -187,6 +187,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     service,
     dashboard,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
+    connections: config.connections,
     lag: lagOf,
     health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await lagOf() }),
     ready: async () => {

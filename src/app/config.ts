@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { TreeTrainingSettings } from '../topologies/index.js'
+import type { ConnectionBounds } from '../api/connection-guard.js'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -38,6 +39,8 @@ export interface Config {
   mtlsPort: number | undefined
   mtlsCertFile: string | undefined
   mtlsKeyFile: string | undefined
+  /** Each HTTP listener's connection cap and timeouts (api/connection-guard.ts). */
+  connections: ConnectionBounds
   /** Token bucket per API key (per instance): sustained requests per second and burst. */
   rateLimitPerSecond: number
   rateLimitBurst: number
@@ -94,6 +97,13 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     mtlsPort: env.MTLS_PORT === undefined || env.MTLS_PORT === '' ? undefined : int(env, 'MTLS_PORT', 0, 0, 65535),
     mtlsCertFile: env.MTLS_CERT_FILE === '' ? undefined : env.MTLS_CERT_FILE,
     mtlsKeyFile: env.MTLS_KEY_FILE === '' ? undefined : env.MTLS_KEY_FILE,
+    connections: {
+      maxConnections: int(env, 'HTTP_MAX_CONNECTIONS', 4096, 1, 1_000_000),
+      idleTimeoutMs: int(env, 'HTTP_IDLE_TIMEOUT_MS', 10_000, 100, 3_600_000),
+      keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+      headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000),
+      requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 15_000, 100, 3_600_000)
+    },
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
