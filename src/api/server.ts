@@ -12,12 +12,12 @@ import type { Scope } from '../domain/scope.js'
 import { authenticate } from '../services/authenticate.js'
 import type { DashboardAuth, SignedIn } from '../services/dashboard-auth.js'
 import { SESSION_COOKIE, signedInOf } from './dashboard-session.js'
-import { ApiError } from '../services/errors.js'
 import { dashboardUserRoutes } from './routes/dashboard-users.js'
 import { dashboardSessionRoutes } from './routes/dashboard-session.js'
 import { clientErrorHandler, errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { AJV_OPTIONS } from '../services/validation.js'
-import { RateLimiter } from '../services/rate-limit.js'
+import { rateLimitedError, RateLimiter } from '../services/rate-limit.js'
+import { reportRateLimit } from './rate-limit-headers.js'
 import { registerIdempotency } from './idempotency.js'
 import { jsonDepthError, plainJsonError } from '../services/input-limits.js'
 import { requireClientCertificate } from './mutual-tls.js'
@@ -157,18 +157,13 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
       const signedIn = await signedInOf(deps.dashboard, request)
       if (scope !== undefined) requireScope(signedIn.principal, scope)
       const limit = limiter.take(signedIn.principal.actor, core.clock())
-      if (!limit.allowed) throw new ApiError('rate_limited', 'Too many requests.', undefined, undefined, Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
+      if (!limit.allowed) throw rateLimitedError(limiter, limit)
       request.principal = signedIn.principal
       request.signedIn = signedIn
       return
     }
     if (scope === undefined) return
-    const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => {
-      void reply.header('x-ratelimit-limit', limiter.rate)
-      void reply.header('x-ratelimit-remaining', limit.remaining)
-      void reply.header('x-ratelimit-reset', Math.ceil(limit.resetMs / 1000))
-      if (!limit.allowed) void reply.header('retry-after', Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
-    })
+    const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => reportRateLimit(reply, limiter, limit))
     if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
     request.principal = principal
   })
@@ -184,7 +179,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     return reasons.length === 0 ? { status: 'ready', lag } : reply.code(503).send({ status: 'not_ready', reasons, lag })
   })
   scoreRoutes(app, deps.service, core.clock)
-  batchRoutes(app, deps.service, core.clock)
+  batchRoutes(app, deps.service, core.clock, limiter)
   transactionRoutes(app, core.state)
   // Rules, rollout, backtest, lists, risk settings: each a plugin given only what it uses, loaded here (awaited)
   // so the routes keep their place among the others.

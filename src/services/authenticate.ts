@@ -1,8 +1,7 @@
 import type { Core } from './core.js'
 import { lookupApiKey } from '../stores/api-keys.js'
 import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
-import { ApiError } from './errors.js'
-import type { RateDecision, RateLimiter } from './rate-limit.js'
+import { rateLimitedError, type RateDecision, type RateLimiter } from './rate-limit.js'
 
 export interface Authenticated { principal: Principal, limit: RateDecision }
 
@@ -16,9 +15,7 @@ export async function authenticate (core: Pick<Core, 'clock' | 'state'>, limiter
   const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
   const limit = limiter.take(principal.actor, now)
   onLimit(limit)
-  if (!limit.allowed) {
-    throw new ApiError('rate_limited', `Too many requests for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`)
-  }
+  if (!limit.allowed) throw rateLimitedError(limiter, limit)
   requireScope(principal, scope)
   return principal
 }

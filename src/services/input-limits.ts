@@ -18,7 +18,10 @@ export const LIMITS = {
   /** Items of an array inside a free-form value. */
   arrayItems: 100,
   /** Bytes of one score request as JSON (a POST /v1/score body, one event of a batch, one gRPC request). */
-  eventBytes: 64 * 1024
+  eventBytes: 64 * 1024,
+  /** Bytes of a POST /v1/score/batch body, and keys in all its events at every level: what one batch may make the event loop parse and check. */
+  batchBytes: 1024 * 1024,
+  batchKeys: 50_000
 } as const
 
 const invalid = (param: string | undefined, message: string) =>
@@ -144,4 +147,19 @@ export function eventSizeError (body: unknown, param: string | undefined): ApiEr
   const bytes = Buffer.byteLength(JSON.stringify(body))
   if (bytes <= LIMITS.eventBytes) return undefined
   return new ApiError('event_too_large', `A score request holds at most ${LIMITS.eventBytes} bytes as JSON; this one has ${bytes}.`, param)
+}
+
+/** More keys than `max` in all the objects of `value`, at every level (counting stops at the bound). */
+export function keysOver (value: unknown, max: number): boolean {
+  let n = 0
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') return false
+    if (Array.isArray(v)) return v.some(walk)
+    for (const k in v) {
+      if (++n > max) return true
+      if (walk((v as Record<string, unknown>)[k])) return true
+    }
+    return false
+  }
+  return walk(value)
 }

@@ -1,4 +1,8 @@
+import { setImmediate as yieldTurn } from 'node:timers/promises'
 import { traceparentOf } from '../../stream/tracing.js'
+import { keysOver, LIMITS } from '../../services/input-limits.js'
+import { rateLimitedError, type RateLimiter } from '../../services/rate-limit.js'
+import { reportRateLimit } from '../rate-limit-headers.js'
 import type { FastifyInstance } from 'fastify'
 import { newId } from '../../domain/ids.js'
 import { errorSchema } from '../errors.js'
@@ -34,6 +38,9 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
   })
 }
 
+/** Events of a batch validated in one turn of the event loop. */
+const VALIDATION_SLICE = 50
+
 /** A batch event's error as the batch answers it, its param prefixed with the event's place. */
 function eventError (e: ApiError, i: number) {
   const param = e.param === undefined ? `events.${i}` : e.param.startsWith('events.') ? e.param : `events.${i}.${e.param}`
@@ -46,14 +53,14 @@ function eventError (e: ApiError, i: number) {
  * (param prefixed "events.<index>."). Every event is validated before any is decided; the valid ones are then
  * decided in order and recorded in ONE durable write, so a batch that fails is recorded not at all.
  */
-export function batchRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
+export function batchRoutes (app: FastifyInstance, service: ScoringService, clock: () => number, limiter: RateLimiter): void {
   app.post<{ Body: { events: unknown[] } }>('/v1/score/batch', {
     config: { scope: 'score:write' },
-    bodyLimit: 8 * 1024 * 1024,
+    bodyLimit: LIMITS.batchBytes,
     // The bounds are in the schema (so the document states them); their errors keep their own codes, below.
     attachValidation: true,
     schema: { body: { type: 'object', additionalProperties: false, required: ['events'], properties: { events: { type: 'array', minItems: 1, maxItems: BATCH_MAX } } } }
-  }, async request => {
+  }, async (request, reply) => {
     if (request.validationError !== undefined) {
       const errors = request.validationError.validation as Array<{ keyword: string, instancePath: string }>
       const bound = errors[0]!.instancePath === '/events' ? errors[0]!.keyword : undefined
@@ -62,12 +69,22 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
       throw validationError(errors as never)
     }
     const { events } = request.body
+    if (keysOver(events, LIMITS.batchKeys)) throw new ApiError('batch_too_large', `A batch holds at most ${LIMITS.batchKeys} keys in all its events, at every level.`, 'events')
+    // The request took one token of the key's bucket; each further event takes one more.
+    if (events.length > 1) {
+      const limit = limiter.take(request.caller.actor, clock(), events.length - 1)
+      reportRateLimit(reply, limiter, limit)
+      if (!limit.allowed) throw rateLimitedError(limiter, limit, 'events')
+    }
     const scope = request.scope
     const nowMs = clock()
     const data: unknown[] = []
     const calls: ScoreCall[] = []
     const places: number[] = []
-    events.forEach((event, i) => {
+    for (let i = 0; i < events.length; i++) {
+      // Other requests are served between slices of the validation (each event is decided after a read anyway).
+      if (i > 0 && i % VALIDATION_SLICE === 0) await yieldTurn()
+      const event = events[i]
       try {
         const invalid = batchEventError(event)
         if (invalid !== undefined) throw invalid
@@ -79,7 +96,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
         if (!(err instanceof ApiError)) throw err
         data[i] = eventError(err, i)
       }
-    })
+    }
     const decisions = await service.scoreAll(calls)
     decisions.forEach((d, k) => { data[places[k]!] = d })
     return { object: 'list', url: '/v1/score/batch', data }
