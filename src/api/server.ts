@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import type https from 'node:https'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
 import fastifyCookie from '@fastify/cookie'
@@ -21,6 +22,7 @@ import { reportRateLimit } from './rate-limit-headers.js'
 import { registerIdempotency } from './idempotency.js'
 import { jsonDepthError, plainJsonError } from '../services/input-limits.js'
 import { requireClientCertificate } from './mutual-tls.js'
+import { ApiError } from '../services/errors.js'
 import { guardConnections, serverTimeouts, type ConnectionBounds } from './connection-guard.js'
 import { registerOpenApi } from './openapi.js'
 import { mtlsRoutes } from './routes/mtls.js'
@@ -151,6 +153,11 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
       if (allowed !== undefined) return methodNotAllowed(request, reply, allowed)
       return
     }
+    // Bodies are read as sent: a compressed one would be parsed as JSON text, or its limits checked before inflation.
+    const encoding = request.headers['content-encoding']
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new ApiError('unsupported_media_type', `Content-Encoding '${encoding.slice(0, 40)}' is not accepted: send the body uncompressed.`)
+    }
     const { scope, session } = request.routeOptions.config
     if (scope === undefined && session !== true) return
     if (deps.dashboard !== undefined && (session === true || (request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined))) {
@@ -246,8 +253,10 @@ function collectRouteMethods (app: FastifyInstance): (url: string) => string[] |
 function registerJsonLimits (app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
-    const body = raw as string
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    // Invalid UTF-8 would decode to U+FFFD, making two different byte strings one id: refused instead.
+    if (!isUtf8(raw as Buffer)) return done(new ApiError('invalid_json', 'The request body is not valid UTF-8.'), undefined)
+    const body = (raw as Buffer).toString('utf8')
     const tooDeep = jsonDepthError(body)
     if (tooDeep !== undefined) return done(tooDeep, undefined)
     parseJson(request, body, (err, value) => {

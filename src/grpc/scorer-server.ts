@@ -18,12 +18,21 @@ import { getCase } from '../stores/cases.js'
 import { getTransaction } from '../stores/transactions.js'
 import { caseIdForTrace } from '../domain/records/case-commands.js'
 
+/** A request message that could not be decoded; grpc-js would answer INTERNAL to a throwing deserializer. */
+const UNDECODABLE = Symbol('undecodable')
+
 const method = <I extends DescMessage, O extends DescMessage>(name: string, input: I, output: O) => ({
   path: `/scoring.Scorer/${name}`,
   requestStream: false,
   responseStream: false,
   requestSerialize: (m: MessageShape<I>) => Buffer.from(toBinary(input, m)),
-  requestDeserialize: (b: Buffer) => fromBinary(input, b),
+  requestDeserialize: (b: Buffer): MessageShape<I> => {
+    try {
+      return fromBinary(input, b)
+    } catch {
+      return { [UNDECODABLE]: true } as unknown as MessageShape<I>
+    }
+  },
   responseSerialize: (m: MessageShape<O>) => Buffer.from(toBinary(output, m)),
   responseDeserialize: (b: Buffer) => fromBinary(output, b)
 })
@@ -71,6 +80,10 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state'> & CaseComma
     authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})
   const unary = <I, O>(handler: (call: grpc.ServerUnaryCall<I, O>) => Promise<O>) =>
     (call: grpc.ServerUnaryCall<I, O>, callback: grpc.sendUnaryData<O>) => {
+      if ((call.request as { [UNDECODABLE]?: true })[UNDECODABLE] === true) {
+        callback(toStatus(new ApiError('malformed_request', 'The request message is not valid Protobuf for this method (strings must be valid UTF-8).')), null)
+        return
+      }
       handler(call).then(result => callback(null, result), err => callback(toStatus(err), null))
     }
 

@@ -52,6 +52,14 @@ export function jsonDepthError (text: string): ApiError | undefined {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
+/**
+ * What REST's JSON parser (secure-json-parse) refuses, refused the same for bodies that passed no JSON parser
+ * (gRPC's Struct fields): a `__proto__` key, or a `constructor` holding a `prototype`.
+ */
+function poisonedKey (key: string, value: unknown): boolean {
+  return key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'))
+}
+
 /** Why a string cannot be stored, keyed and encoded as it is (NUL separates key parts; Protobuf strings are UTF-8). */
 function badString (s: string): string | undefined {
   if (s.includes('\u0000')) return 'must not contain NUL characters'
@@ -91,6 +99,7 @@ export function plainJsonError (value: unknown, path = ''): ApiError | undefined
     for (const [k, v] of Object.entries(value)) {
       const why = badString(k)
       if (why !== undefined) return invalid(path || undefined, `Invalid key in '${path || 'body'}': keys ${why}.`)
+      if (poisonedKey(k, v)) return invalid(pathOf(path, k), `Invalid key in '${path || 'body'}': '${k}' is not accepted as a key.`)
       const e = plainJsonError(v, pathOf(path, k))
       if (e !== undefined) return e
     }

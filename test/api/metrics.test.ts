@@ -47,7 +47,7 @@ describe('GET /metrics on its own port', () => {
     expect(sample(text, `fds_decisions_total{action="flag",risk_level="${decision.risk_level}",mode="test"}`)).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'fds_http_request_duration_seconds_count{method="POST",route="/v1/score",status="200"}')).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'fds_rule_matches_total{rule="amount_over_10000",mode="enforce"}')).toBeGreaterThanOrEqual(1)
-    expect(text).toMatch(/fds_active_version_info\{kind="ruleset",mode="test",version="rs_default_1"\} 1/)
+    expect(text).toMatch(/fds_active_version_info\{kind="ruleset",mode="test",version="rs_default_2"\} 1/)
     expect(text).toMatch(/fds_active_version_info\{kind="model",mode="test",version="[^"]+"\} 1/)
     expect(sample(text, 'fds_outbox_pending')).toBeGreaterThanOrEqual(0)
     expect(sample(text, 'fds_outbox_publish_latency_seconds_count')).toBeGreaterThanOrEqual(1)

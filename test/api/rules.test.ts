@@ -161,7 +161,7 @@ describe('rules scopes and isolation', () => {
   it('keeps live rules apart from sandbox rules', async () => {
     const live = (await get('/v1/rules?limit=100', LIVE_KEY)).json()
     expect(live.data.map((r: { id: string }) => r.id)).toEqual(['allow_list', 'amount_over_10000', 'deny_list'])
-    expect(live.data[0].ruleset_version).toBe('rs_default_1')
+    expect(live.data[0].ruleset_version).toBe('rs_default_2')
   })
 })
 

@@ -24,7 +24,7 @@ describe('decisions stream on the embedded log', () => {
     expect(stream.raw).toBe(60)
     const one = stream.byTrace.get(traces[0]!)!
     expect(one.origin_id).toBe(app.identity.originId)
-    expect(one.ruleset_version).toBe('rs_default_1')
+    expect(one.ruleset_version).toBe('rs_default_2')
     expect(one.request.event).toBe('payment')
     // The instance's own materializer skips its own decisions (already applied on the request path).
     expect(app.materializer.processed).toBe(0)

@@ -138,7 +138,7 @@ describe('decide: the three stages together', () => {
   it('approves a quiet request and records versions and the base action', () => {
     const e = decide({ event: 'payment', user_id: 'u1', amount: 40 }, ctx())
     expect(e.decision).toMatchObject({ action: 'approve', risk_level: 'low', rules: [] })
-    expect(e).toMatchObject({ base_action: 'approve', override_gate: null, ruleset_version: 'rs_default_1', rule_errors: [] })
+    expect(e).toMatchObject({ base_action: 'approve', override_gate: null, ruleset_version: 'rs_default_2', rule_errors: [] })
     expect(e.decision.shadow).toBeUndefined()
     expect(e.model_version).toMatch(/^prior-/)
   })

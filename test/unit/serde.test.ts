@@ -17,7 +17,7 @@ const record: TransactionRecord = {
   created_ms: 1_795_000_000_123,
   request: { event: 'payment', amount: 12.5, currency: 'EUR', user_id: 'u1', ip: '2001:db8::1', geo: { country: 'FR', lat: 48.85 }, metadata: { order: 'o-1' }, custom: { card_bin: '411111', tags: ['a', 'b'] } },
   decision: { score: 0.1234, risk_level: 'low', action: 'approve', signals: ['known_device'], rules: [], trace_id: 'trc_01test', latency_ms: 2, shadow: { action: 'flag', rules: ['r_new'] } },
-  ruleset_version: 'rs_default_1',
+  ruleset_version: 'rs_default_2',
   model_version: 'prior-2026-11-22',
   features: { amount: 12.5, user_count_1h: 3 },
   base_action: 'approve',

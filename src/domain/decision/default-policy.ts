@@ -20,10 +20,10 @@ export const DEFAULT_LISTS: readonly ValueList[] = [
 export function defaultPolicy (): TenantPolicy {
   return {
     ruleset: {
-      version: 'rs_default_1',
+      version: 'rs_default_2',
       rules: [
         rule('allow_list', 'Allow-listed subject', anyInList([['allow_users', 'request.user_id'], ['allow_emails', 'request.email'], ['allow_devices', 'request.device_id'], ['allow_ips', 'request.ip'], ['allow_cards', 'custom.card_fingerprint']]), 'approve', 'Approves requests naming an allow-listed user, email, device, IP or card.'),
-        rule('deny_list', 'Deny-listed subject', anyInList([['deny_users', 'request.user_id'], ['deny_emails', 'request.email'], ['deny_devices', 'request.device_id'], ['deny_ips', 'request.ip'], ['deny_countries', 'geo.country'], ['deny_cards', 'custom.card_fingerprint']]), 'reject', 'Rejects requests naming a deny-listed user, email, device, IP, country or card.'),
+        rule('deny_list', 'Deny-listed subject', anyInList([['deny_users', 'request.user_id'], ['deny_emails', 'request.email'], ['deny_devices', 'request.device_id'], ['deny_ips', 'request.ip'], ['deny_countries', 'geo.country'], ['deny_countries', 'geo.ip_country'], ['deny_countries', 'geo.billing_country'], ['deny_cards', 'custom.card_fingerprint']]), 'reject', 'Rejects requests naming a deny-listed user, email, device, IP, country (of the event, the IP or billing) or card.'),
         rule('amount_over_10000', 'Large amount', 'has(request.amount) && request.amount > 10000.0', 'flag', 'Queues amounts above 10,000 for review.')
       ],
       lists: Object.fromEntries(DEFAULT_LISTS.map(l => [l.alias, { ...l, items: [] }]))

@@ -1,21 +1,24 @@
 import { BlockList, isIP } from 'node:net'
 import type { ValueList } from '../decision/types.js'
+import { canonicalValue } from './canonical.js'
 
 /** Membership test of one list, built once per ruleset version. */
 export interface ListMatcher { has(value: string): boolean }
 
-/** Lowercases what compares case-insensitively (emails, countries); IP lists match addresses and CIDR ranges. */
+/** Items and values compare in their canonical form (canonical.ts); IP lists match addresses and CIDR ranges. */
 export function compileList (list: ValueList): ListMatcher {
-  const normalize = list.item_type === 'email' || list.item_type === 'country' ? (v: string) => v.toLowerCase() : (v: string) => v
-  const exact = new Set(list.items.map(normalize))
-  if (list.item_type !== 'ip') return { has: value => exact.has(normalize(value)) }
+  const normalize = (v: string) => canonicalValue(list.item_type, v)
+  if (list.item_type !== 'ip') {
+    const exact = new Set(list.items.map(normalize))
+    return { has: value => exact.has(normalize(value)) }
+  }
   const ranges = new BlockList()
   // IPv4 items also as (network, mask) pairs: an IPv4 address is checked by arithmetic, not through a
   // BlockList (which makes a SocketAddress per check), unless an IPv6 item could match it (mapped addresses).
   const v4: Array<[number, number]> = []
   let v6Items = false
   for (const item of list.items) {
-    const [address, bits] = item.split('/')
+    const [address, bits] = normalize(item).split('/')
     const family = isIP(address ?? '')
     if (family === 0) continue
     if (bits === undefined) ranges.addAddress(address!, family === 6 ? 'ipv6' : 'ipv4')
@@ -25,7 +28,8 @@ export function compileList (list: ValueList): ListMatcher {
     v4.push([(ipv4Number(address!) & mask) >>> 0, mask])
   }
   return {
-    has: value => {
+    has: raw => {
+      const value = normalize(raw)
       const family = isIP(value)
       if (family === 4 && !v6Items) {
         const n = ipv4Number(value)
@@ -44,8 +48,10 @@ function ipv4Number (address: string): number {
 }
 
 /** Valid item for the list type, or the reason it is not. */
-export function invalidListItem (list: Pick<ValueList, 'item_type'>, item: string): string | undefined {
-  if (item.length === 0 || item.length > 256) return 'must be 1 to 256 characters'
+export function invalidListItem (list: Pick<ValueList, 'item_type'>, raw: string): string | undefined {
+  if (raw.length === 0 || raw.length > 256) return 'must be 1 to 256 characters'
+  const item = canonicalValue(list.item_type, raw)
+  if (item.length === 0) return 'must hold a visible character'
   if (list.item_type === 'ip') {
     const [address, bits, extra] = item.split('/')
     const family = isIP(address ?? '')
