@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { replay } from '../src/app/replay/replay.js'
 import { formatFigure as f, reportLines } from '../src/app/replay/report.js'
-import { start } from './service.js'
+import { OPERATOR_TOKEN, start } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const file = process.env.DETECTION_FILE ?? path.resolve(root, '../shared/bench/handbook-transactions.csv.gz')
@@ -31,6 +31,7 @@ try {
     file,
     url: service.url,
     key: KEY,
+    operatorToken: OPERATOR_TOKEN,
     fromMs: day(process.env.DETECTION_FROM ?? '2018-07-01'),
     toMs: day(process.env.DETECTION_TO ?? '2018-09-05'),
     testWeeksMs: weeks.map(day),

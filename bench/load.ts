@@ -5,7 +5,7 @@ import path from 'node:path'
 import autocannon from 'autocannon'
 import hdr from 'hdr-histogram-js'
 import { Pool } from 'undici'
-import { start } from './service.js'
+import { OPERATOR_AUTH, start } from './service.js'
 
 export const KEY = 'sk_test_benchmarkkey000000000000'
 export const AUTH = { authorization: `Bearer ${KEY}` }
@@ -147,5 +147,5 @@ export async function preloadDecisions (url: string, total: number, distinct: nu
 
 /** The service's GET /healthz: consumer lag per group, the outbox backlog, decisions materialized. */
 export async function health (url: string): Promise<{ lag: Record<string, number>, outbox_pending: number, materialized: number, status: string }> {
-  return await (await fetch(`${url}/healthz`)).json() as never
+  return await (await fetch(`${url}/healthz`, { headers: OPERATOR_AUTH })).json() as never
 }

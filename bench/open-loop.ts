@@ -8,7 +8,7 @@
  * (bench/floor-server.ts) as multiples of the echo's.
  *   npm run bench:open-loop        (BENCH_RATE=2000 BENCH_SECONDS=60 BENCH_DISTINCT=100000 BENCH_CONNECTIONS=64)
  */
-import { AUTH, cpuSeconds, load, offer, rssMb, scoreBodies, startService, type LoadResult } from './load.js'
+import { AUTH, cpuSeconds, health, load, offer, rssMb, scoreBodies, startService, type LoadResult } from './load.js'
 import { start } from './service.js'
 
 const rate = Number(process.env.BENCH_RATE ?? 2000)
@@ -38,7 +38,7 @@ await load(url, AUTH, bodies, { seconds: 5, connections: 8 }) // warm-up
 const scoreCpu = cpuSeconds(service.child.pid!)
 const scoreResult = await offered(url, AUTH)
 const scoreUs = (cpuSeconds(service.child.pid!) - scoreCpu) * 1e6 / (scoreResult.rps * seconds)
-const lagAt = async () => ((await (await fetch(`${service.url}/healthz`)).json()) as { lag: Record<string, number> }).lag
+const lagAt = async () => (await health(service.url)).lag
 const lagEnd = await lagAt()
 await new Promise(resolve => setTimeout(resolve, 1000))
 const lagLater = await lagAt()

@@ -3,6 +3,7 @@ import type https from 'node:https'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify'
 import fastifyCookie from '@fastify/cookie'
 import { newId } from '../domain/ids.js'
+import { sameBytes } from '../domain/same-bytes.js'
 import { httpDuration } from '../stream/metrics.js'
 import { contextOf, SpanKind, tracer } from '../stream/tracing.js'
 import { SpanStatusCode, type Span } from '@opentelemetry/api'
@@ -76,6 +77,8 @@ export interface ServerDeps {
   ready?: () => Promise<{ reasons: string[], lag: Record<string, number> }>
   /** Dashboard sessions: a request without an Authorization header may authenticate with its session cookie. */
   dashboard?: DashboardAuth
+  /** The operator's bearer token (METRICS_TOKEN): GET /healthz shows its whole report only to it. */
+  operatorToken?: string
   /** Bounds on each listener's connections and how long a request may take to arrive. */
   connections: ConnectionBounds
 }
@@ -178,12 +181,20 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   registerIdempotency(app, core)
   await registerOpenApi(app)
 
-  // Liveness: 200 while the process serves; `status` is `degraded` while the relay or a consumer is failing.
-  app.get('/healthz', async () => deps.health())
-  // Readiness: 503 until the control-plane views have caught up, and while a consumer lags past READY_MAX_LAG.
-  app.get('/readyz', async (_request, reply) => {
+  // Liveness: 200 while the process serves; `status` is `degraded` while the relay or a consumer is failing. The
+  // report (consumer groups, lag, failures, dead letters) only for the operator's credential: it names internals.
+  const operator = deps.operatorToken === undefined ? undefined : Buffer.from(`Bearer ${deps.operatorToken}`)
+  const isOperator = (request: FastifyRequest) => operator !== undefined && sameBytes(Buffer.from(request.headers.authorization ?? ''), operator)
+  app.get('/healthz', async request => {
+    const report = await deps.health()
+    return isOperator(request) ? report : { status: report.status }
+  })
+  // Readiness: 503 until the control-plane views have caught up, and while a consumer lags past READY_MAX_LAG
+  // (the reasons and the lag, naming consumer groups, for the operator's credential only).
+  app.get('/readyz', async (request, reply) => {
     const { reasons, lag } = await deps.ready?.() ?? { reasons: [], lag: {} }
-    return reasons.length === 0 ? { status: 'ready', lag } : reply.code(503).send({ status: 'not_ready', reasons, lag })
+    const detail = isOperator(request) ? { reasons, lag } : {}
+    return reasons.length === 0 ? { status: 'ready', ...detail } : reply.code(503).send({ status: 'not_ready', ...detail })
   })
   scoreRoutes(app, deps.service, core.clock)
   batchRoutes(app, deps.service, core.clock, limiter)

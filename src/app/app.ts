@@ -188,6 +188,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     dashboard,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
     connections: config.connections,
+    operatorToken: config.metrics.token,
     lag: lagOf,
     health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await lagOf() }),
     ready: async () => {
@@ -206,7 +207,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   else await server.ready()
   const metrics = config.metrics.port === undefined || options.listen === false
     ? undefined
-    : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log, states: { state }, outboxPending: () => relay.pending }, async () => await thread?.metrics() ?? [])
+    : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log, states: { state }, outboxPending: () => relay.pending }, async () => await thread?.metrics() ?? [], deps.health)
   const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort)
   let mtlsServer: FastifyInstance | undefined
   let mtlsAddress: string | undefined

@@ -44,19 +44,25 @@ export async function figuresJson (sources: FigureSources): Promise<MetricsJson>
 export interface MetricsListener { address: string, close: () => Promise<void> }
 
 /**
- * GET /metrics on a port of its own (METRICS_PORT), not the API's: the API's port may face the internet, this
- * one the cluster's scraper. With METRICS_TOKEN set, only `Authorization: Bearer <token>` is answered.
+ * GET /metrics and the whole GET /healthz report on a port of its own (METRICS_PORT), not the API's: the API's
+ * port may face the internet, this one the cluster's scraper. With METRICS_TOKEN set, only
+ * `Authorization: Bearer <token>` is answered.
  */
-export async function startMetricsServer (options: { host: string, port: number, token: string | undefined }, sources: FigureSources, others: () => Promise<MetricsJson[]> = async () => []): Promise<MetricsListener> {
+export async function startMetricsServer (options: { host: string, port: number, token: string | undefined }, sources: FigureSources, others: () => Promise<MetricsJson[]> = async () => [],
+  health?: () => Promise<Record<string, unknown>>): Promise<MetricsListener> {
   const app: FastifyInstance = Fastify({ logger: false })
   const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`)
-  app.get('/metrics', async (request, reply) => {
-    if (expected !== undefined) {
-      if (!sameBytes(Buffer.from(request.headers.authorization ?? ''), expected)) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized' })
+  app.addHook('onRequest', async (request, reply) => {
+    if (expected !== undefined && !sameBytes(Buffer.from(request.headers.authorization ?? ''), expected)) {
+      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized' })
     }
+  })
+  app.get('/metrics', async (_request, reply) => {
     await readFigures(sources)
     return reply.type(registry.contentType).send(await merged(await others()))
   })
+  // The whole health report (the API port's /healthz shows only its status without the token).
+  if (health !== undefined) app.get('/healthz', health)
   const address = await app.listen({ host: options.host, port: options.port })
   return { address, close: () => app.close() }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { auth, startTestApp } from '../support/app.js'
+import { auth, operatorAuth, startTestApp } from '../support/app.js'
 
 let app: App
 beforeAll(async () => { app = await startTestApp({}, { listen: true }) })
@@ -30,8 +30,12 @@ describe('a real listening server', () => {
     expect(res.headers.get('x-trace-id')).toBe(body.error.trace_id)
   })
 
-  it('reports transport and outbox backlog on /healthz without a key', async () => {
-    const res = await fetch(`${app.address}/healthz`)
-    expect(await res.json()).toMatchObject({ status: 'ok', transport: 'embedded' })
+  it('shows only its status on /healthz without the operator credential, and the whole report with it', async () => {
+    const anyone = await (await fetch(`${app.address}/healthz`)).json()
+    expect(anyone).toEqual({ status: 'ok' })
+    const tenant = await (await fetch(`${app.address}/healthz`, { headers: auth() })).json()
+    expect(tenant).toEqual({ status: 'ok' })
+    const operator = await (await fetch(`${app.address}/healthz`, { headers: operatorAuth() })).json()
+    expect(operator).toMatchObject({ status: 'ok', transport: 'embedded', outbox_pending: expect.any(Number), lag: expect.any(Object) })
   })
 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { auth, eventually, startTestApp } from '../support/app.js'
+import { auth, eventually, OPERATOR_TOKEN, operatorAuth, startTestApp } from '../support/app.js'
 import { Receiver } from '../support/receiver.js'
 import { webhookEnv } from '../contract/webhooks.flow.js'
 
@@ -66,7 +66,7 @@ describe('metrics of the topologies in a worker thread', () => {
   it('are served with the main thread\'s', async () => {
     const threaded = await startTestApp({ METRICS_PORT: '0', TOPOLOGY_THREAD: 'worker' }, { listen: true })
     try {
-      const text = await (await scrape(threaded, null)).text()
+      const text = await (await scrape(threaded, OPERATOR_TOKEN)).text()
       expect(text).toMatch(/fds_rocksdb\{db="topologies",figure="memtable_bytes"\} \d+/)
       expect(text).toMatch(/fds_rocksdb\{db="state",figure="memtable_bytes"\} \d+/)
     } finally {
@@ -86,7 +86,8 @@ describe('GET /readyz', () => {
       // A consumer that takes its first batch and never finishes it.
       await own.log.subscribe({ group: 'stuck-consumer', topics: [own.topics.decisions], fromBeginning: true, onBatch: () => held })
       for (let i = 0; i < 5; i++) await own.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'login', user_id: `u-ready-${i}` } })
-      const lagging = await eventually(async () => { const r = await own.server.inject({ method: 'GET', url: '/readyz' }); return r.statusCode === 503 ? r.json() as { status: string, reasons: string[] } : undefined }, 10000, 'not ready')
+      const lagging = await eventually(async () => { const r = await own.server.inject({ method: 'GET', url: '/readyz', headers: operatorAuth() }); return r.statusCode === 503 ? r.json() as { status: string, reasons: string[] } : undefined }, 10000, 'not ready')
+      expect((await own.server.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'not_ready' })
       expect(lagging.status).toBe('not_ready')
       expect(lagging.reasons.join(' ')).toMatch(/stuck-consumer is \d+ records behind \(READY_MAX_LAG 2\)/)
       expect((await own.server.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { EmbeddedEventLog } from '../../src/stream/eventlog/embedded.js'
 import type { EventLog } from '../../src/stream/eventlog/event-log.js'
 import { KafkaEventLog } from '../../src/stream/eventlog/kafka.js'
-import { auth, eventually, tempDir, TEST_KEY } from '../support/app.js'
+import { auth, eventually, operatorAuth, tempDir, TEST_KEY } from '../support/app.js'
 import { exited, startService, stopService, type ServiceProcess } from '../support/child.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { readDecisionStream } from '../support/stream.js'
@@ -119,7 +119,7 @@ async function crashAndRecover (env: Record<string, string>, openLog: () => Prom
       expect((await res.json() as { decision: unknown }).decision).toEqual(decision)
     }
     await eventually(async () => {
-      const health = await (await fetch(`${second.url}/healthz`)).json() as { outbox_pending: number }
+      const health = await (await fetch(`${second.url}/healthz`, { headers: operatorAuth() })).json() as { outbox_pending: number }
       return health.outbox_pending === 0 || undefined
     }, 30000, 'outbox drained after restart')
   } finally {

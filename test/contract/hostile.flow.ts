@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { auth, eventually } from '../support/app.js'
+import { auth, eventually, healthOf } from '../support/app.js'
 
 const deepText = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
 
@@ -62,7 +62,7 @@ export function hostileSuite (transport: string, start: () => Promise<App>): voi
       expect(flagged.action).toBe('flag')
       const opened = await eventually(async () => (await app.server.inject({ method: 'GET', url: `/v1/cases?trace_id=${flagged.trace_id}`, headers: auth() })).json().data[0], 45000, 'case for the flag')
       expect(opened.trace_id).toBe(flagged.trace_id)
-      const health = (await app.server.inject({ method: 'GET', url: '/healthz' })).json()
+      const health = await healthOf(app)
       expect(health).toMatchObject({ status: 'ok', dead_lettered: {} })
     })
   })

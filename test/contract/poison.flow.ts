@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { LogUnavailable, type ConsumedRecord, type EventLog } from '../../src/stream/eventlog/event-log.js'
-import { auth, eventually } from '../support/app.js'
+import { auth, eventually, healthOf } from '../support/app.js'
 
 /**
  * No record can block the pipeline, for one transport: a record no consumer can decode and an outbox entry
@@ -29,7 +29,7 @@ export function poisonSuite (transport: string, start: () => Promise<App>): void
       await app?.close()
     })
     const score = async (payload: object) => (await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload })).json()
-    const health = async () => (await app.server.inject({ method: 'GET', url: '/healthz' })).json()
+    const health = async () => await healthOf(app)
 
     it('dead-letters a decisions record no consumer can decode; a flagged decision after it still opens its case', async () => {
       await app.log.append(app.topics.decisions, [{ key: 'garbage', value: Buffer.from([0xff, 0xff, 0xff, 0xff]), headers: { trace_id: 'trc_garbage' } }])

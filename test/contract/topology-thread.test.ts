@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { auth, eventually, startTestApp } from '../support/app.js'
+import { auth, eventually, healthOf, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { caseFlowSuite } from './cases.flow.js'
 import { poisonSuite } from './poison.flow.js'
@@ -27,7 +27,7 @@ async function workerLagOnHealthz (app: App): Promise<void> {
   const scored = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'payment', amount: 10, user_id: 'u_lag' } })
   expect(scored.statusCode).toBe(200)
   const lag = await eventually(async () => {
-    const health = (await app.server.inject({ method: 'GET', url: '/healthz' })).json() as { lag: Record<string, number> }
+    const health = await healthOf(app) as { lag: Record<string, number> }
     const groups = Object.keys(health.lag)
     const caught = groups.some(g => g.endsWith('case-writer')) && groups.some(g => g.endsWith('webhook-delivery')) && Object.values(health.lag).every(n => n === 0)
     return caught ? health.lag : undefined

@@ -7,13 +7,16 @@ import { loadConfig, type Config } from '../../src/app/config.js'
 
 export const TEST_KEY = 'sk_test_contracttestkey0000000001'
 export const LIVE_KEY = 'sk_live_contracttestkey0000000001'
+/** The operator's credential of test apps (METRICS_TOKEN): the whole /healthz report is shown only to it. */
+export const OPERATOR_TOKEN = 'test-operator-token'
+export const operatorAuth = () => ({ authorization: `Bearer ${OPERATOR_TOKEN}` })
 
 export function tempDir (prefix = 'fds-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix))
 }
 
 export function testConfig (env: Record<string, string> = {}): Config {
-  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', TOPOLOGY_THREAD: 'main', ...env })
+  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', METRICS_TOKEN: OPERATOR_TOKEN, TOPOLOGY_THREAD: 'main', ...env })
 }
 
 export async function startTestApp (env: Record<string, string> = {}, options: AppOptions = {}): Promise<App> {
@@ -30,4 +33,9 @@ export async function eventually<T> (probe: () => Promise<T | undefined> | T | u
     await new Promise(resolve => setTimeout(resolve, 25))
   }
   throw new Error(`timed out waiting for ${what}`)
+}
+
+/** The app's whole GET /healthz report, as the operator reads it. */
+export async function healthOf (app: App): Promise<Record<string, any>> {
+  return (await app.server.inject({ method: 'GET', url: '/healthz', headers: operatorAuth() })).json()
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { once } from 'node:events'
+import { OPERATOR_TOKEN } from './app.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -10,7 +11,7 @@ export interface ServiceProcess { child: ChildProcess, url: string, output: () =
 export async function startService (env: Record<string, string>, args: string[] = [], ready = /"address":"(http:\/\/[^"]+)"/): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/app/main.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', METRICS_PORT: '0', METRICS_TOKEN: OPERATOR_TOKEN, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

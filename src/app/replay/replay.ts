@@ -27,6 +27,8 @@ export interface ReplayOptions {
    * service's pace.
    */
   settleDaily?: boolean
+  /** The service's operator credential (its METRICS_TOKEN): settling reads the whole /healthz report. */
+  operatorToken?: string
   progress: (line: string) => void
 }
 
@@ -86,7 +88,7 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
   /** Until no consumer group of the service lags (at most a minute). */
   const settle = async () => {
     for (const until = Date.now() + 60_000; Date.now() < until;) {
-      const health = await (await fetch(o.url + '/healthz')).json() as { lag?: Record<string, number>, in_progress?: Record<string, number> }
+      const health = await (await fetch(o.url + '/healthz', { headers: o.operatorToken === undefined ? {} : { authorization: `Bearer ${o.operatorToken}` } })).json() as { lag?: Record<string, number>, in_progress?: Record<string, number> }
       if (Object.values(health.lag ?? {}).every(n => n === 0) && Object.keys(health.in_progress ?? {}).length === 0) return
       await new Promise(resolve => setTimeout(resolve, 50))
     }
