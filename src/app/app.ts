@@ -37,6 +37,7 @@ import { ProcessorRunner, type ProcessorRuntime } from '../stream/processor.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { startTopologyThread } from './topology-thread.js'
 import { topologyThreadFor } from './topology-placement.js'
+import { egressPolicy } from '../domain/webhooks/egress-policy.js'
 
 export interface App extends ProcessCore {
   server: FastifyInstance
@@ -121,7 +122,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   for (const v of startedViews) await v.start()
   const core: ProcessCore = {
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
-    startedViews, modelRegistry, reputation, mtlsServerFingerprint, audit,
+    startedViews, modelRegistry, reputation, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const unknown = names.find(n => TOPOLOGIES[n] === undefined)
       if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)

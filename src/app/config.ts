@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { TreeTrainingSettings } from '../topologies/index.js'
 import type { ConnectionBounds } from '../api/connection-guard.js'
+import { parseEgressAllowList } from '../domain/webhooks/egress-policy.js'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -48,6 +49,11 @@ export interface Config {
   webhookTimeoutMs: number
   webhookBackoffScale: number
   webhookCaFile: string | undefined
+  /**
+   * Webhook egress policy: the host names (`name`, `*.suffix`), addresses and CIDR ranges deliveries may reach
+   * besides public addresses (default none: no loopback, private, link-local, ... destination; docs/webhooks.md).
+   */
+  webhookEgressAllow: string[]
   /** Model trainer: how often it publishes a new version when it learned something (ms), and when a decision without a fraud label counts as legitimate (days after its event time). */
   modelPublishIntervalMs: number
   labelMaturityDays: number
@@ -69,6 +75,12 @@ function int (env: NodeJS.ProcessEnv, name: string, fallback: number, min: numbe
   const n = Number(raw)
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got '${raw}'`)
   return n
+}
+
+/** WEBHOOK_EGRESS_ALLOW's entries, refused at start when one is neither a host name, an address nor a CIDR range. */
+function egressAllowList (entries: string[]): string[] {
+  parseEgressAllowList(entries)
+  return entries
 }
 
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
@@ -109,6 +121,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookBackoffScale: Number(env.WEBHOOK_BACKOFF_SCALE ?? '1'),
     webhookCaFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,
+    webhookEgressAllow: egressAllowList(list(env.WEBHOOK_EGRESS_ALLOW)),
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
     modelTrees: {

@@ -10,6 +10,7 @@ import type { EventLog } from '../stream/eventlog/event-log.js'
 import type { PipelineHealth } from '../stream/health.js'
 import type { TopicNames } from '../stream/topics.js'
 import type { ModelRegistry } from '../stream/views/model-registry.js'
+import type { EgressPolicy } from '../domain/webhooks/egress-policy.js'
 
 /**
  * What every process of the service has, the API and a topology running alone: local state, the event log,
@@ -34,4 +35,6 @@ export interface Core extends Views {
   /** SHA-256 fingerprint of the mutual-TLS listener's certificate, for tenants to pin. */
   mtlsServerFingerprint: string | undefined
   audit: AuditLog
+  /** Where webhook endpoints may point (WEBHOOK_EGRESS_ALLOW): checked when a URL is registered. */
+  webhookEgress: EgressPolicy
 }

@@ -26,6 +26,8 @@ export interface TopologySettings {
   modelTrees: TreeTrainingSettings
   webhookTimeoutMs: number
   webhookCaFile?: string
+  /** Hosts and address ranges webhook deliveries may reach besides public addresses (WEBHOOK_EGRESS_ALLOW). */
+  webhookEgressAllow: readonly string[]
   webhookBackoffScale: number
 }
 

@@ -4,6 +4,7 @@ import { scanEndpoints } from '../stores/webhooks.js'
 import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
 import { Dispatcher } from './webhooks/dispatcher.js'
 import { httpSender } from './webhooks/http-sender.js'
+import { egressPolicy } from '../domain/webhooks/egress-policy.js'
 import { deliveryIdFor, type WebhookEndpoint } from '../domain/webhooks/types.js'
 import type { Topology } from './index.js'
 import { type ServiceEvent, parseEvent, REPLAY_HEADERS } from '../domain/records/events.js'
@@ -61,7 +62,11 @@ export const webhookDelivery: Topology = {
       state,
       log: ctx.log,
       topics: ctx.topics,
-      send: httpSender({ timeoutMs: config.webhookTimeoutMs, extraCa: config.webhookCaFile === undefined ? undefined : readFileSync(config.webhookCaFile, 'utf8') }),
+      send: httpSender({
+        timeoutMs: config.webhookTimeoutMs,
+        extraCa: config.webhookCaFile === undefined ? undefined : readFileSync(config.webhookCaFile, 'utf8'),
+        policy: egressPolicy(config.webhookEgressAllow)
+      }),
       audit: ctx.audit,
       logger: ctx.logger,
       clock,

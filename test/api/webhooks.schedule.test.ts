@@ -36,7 +36,7 @@ describe('webhook retry schedule under concurrency', () => {
     let answered = 0
     receiver.respond = () => ({ status: 500, delayMs: (answered++ * 17) % 50 })
     // Topologies started here, so the test can stop the dispatcher (waiting for attempts in flight) before counting.
-    app = await startTestApp({ WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_BACKOFF_SCALE: String(SCALE) }, { topologies: false })
+    app = await startTestApp({ ...receiver.env, WEBHOOK_BACKOFF_SCALE: String(SCALE) }, { topologies: false })
     const collector = await app.log.subscribe({
       group: 'schedule-test-collector',
       topics: [app.topics.webhookDeliveries],

@@ -4,8 +4,8 @@ import { verifyWebhookSignature } from '../../src/domain/webhooks/signature.js'
 import { auth, eventually, LIVE_KEY } from '../support/app.js'
 import { Receiver } from '../support/receiver.js'
 
-/** Env a test app needs to deliver to the loopback receiver: its CA, and a retry schedule shrunk 2,000 times. */
-export const webhookEnv = (receiver: Receiver) => ({ WEBHOOK_CA_FILE: receiver.caFile, WEBHOOK_BACKOFF_SCALE: '0.0005' })
+/** Env a test app needs to deliver to the loopback receiver: its CA and egress allow-list, and a retry schedule shrunk 2,000 times. */
+export const webhookEnv = (receiver: Receiver) => ({ ...receiver.env, WEBHOOK_BACKOFF_SCALE: '0.0005' })
 
 /**
  * Webhook delivery end to end for one transport, to a real HTTPS receiver on loopback. `a` and `b` are two
@@ -77,7 +77,7 @@ export function webhookFlowSuite (transport: string, start: (receiver: Receiver)
         const pending = await deliveries()
         return pending.length >= 5 && pending.every(d => d.attempts_count >= 2) ? pending : undefined
       }, 30000, 'failed attempts recorded')
-      expect(failing[0]!.last_error).toMatch(/ECONNREFUSED|connect/)
+      expect(failing[0]!.last_error).toBe('connection failed')
       await receiver.up()
       await eventually(() => traces.every(t => receiver.accepted(r => r.event.data.trace_id === t && r.event.type === 'rule.triggered').size === 1) || undefined, 60000, 'every event delivered after the receiver came back')
     })
@@ -94,12 +94,12 @@ export function webhookFlowSuite (transport: string, start: (receiver: Receiver)
         const endpoints = (await call(a, 'GET', '/v1/webhooks?limit=100')).json().data as Array<{ id: string }>
         for (const e of endpoints) {
           const list = (await call(a, 'GET', `/v1/webhooks/${e.id}/deliveries?status=succeeded&limit=100`)).json().data as Array<{ attempts: Array<{ error: string | null }>, event: { type: string } }>
-          const hit = list.find(d => d.attempts.length >= 2 && d.attempts[0]!.error?.startsWith('timeout'))
+          const hit = list.find(d => d.attempts.length >= 2 && d.attempts[0]!.error === 'timed out')
           if (hit !== undefined) return hit
         }
         return undefined
       }, 60000, 'a delivery that timed out, then succeeded')
-      expect(delivered.attempts[0]!.error).toBe('timeout after 5000 ms')
+      expect(delivered.attempts[0]!.error).toBe('timed out')
       receiver.respond = () => ({ status: 200 })
     })
 

@@ -9,15 +9,18 @@ export interface Received { body: string, signature: string, event: { id: string
 
 /**
  * A real HTTPS webhook receiver on loopback, with a certificate from a CA generated for the test run
- * (the service trusts it through WEBHOOK_CA_FILE). `respond` decides each answer; `down()` stops listening
- * (connections refused) and `up()` listens again on the same port.
+ * (the service trusts it through WEBHOOK_CA_FILE, and may reach it through WEBHOOK_EGRESS_ALLOW: see `env`).
+ * `respond` decides each answer; `down()` stops listening (connections refused) and `up()` listens again on the
+ * same port.
  */
 export class Receiver {
   /** Every request, whatever the answer. */
   readonly requests: Received[] = []
   /** Requests answered 2xx. */
   readonly received: Received[] = []
-  respond: (r: Received) => { status: number, delayMs?: number } = () => ({ status: 200 })
+  respond: (r: Received) => { status: number, delayMs?: number, headers?: Record<string, string> } = () => ({ status: 200 })
+  /** TCP connections accepted, whether or not a request followed (what an egress test counts). */
+  connections = 0
   private server: https.Server | undefined
   port = 0
 
@@ -34,6 +37,12 @@ export class Receiver {
 
   get url (): string { return `https://localhost:${this.port}/hooks` }
 
+  /**
+   * What a service needs to deliver here: the receiver's CA, and `localhost` on the egress allow-list (the
+   * default policy refuses loopback destinations; docs/webhooks.md#egress-policy).
+   */
+  get env (): Record<string, string> { return { WEBHOOK_CA_FILE: this.caFile, WEBHOOK_EGRESS_ALLOW: 'localhost' } }
+
   async up (): Promise<void> {
     if (this.server !== undefined) return
     const server = https.createServer(this.tls, (req, res) => {
@@ -43,13 +52,14 @@ export class Receiver {
         const body = Buffer.concat(chunks).toString()
         const got: Received = { body, signature: String(req.headers['x-service-signature'] ?? ''), event: JSON.parse(body), at: Date.now() }
         this.requests.push(got)
-        const { status, delayMs = 0 } = this.respond(got)
+        const { status, delayMs = 0, headers = {} } = this.respond(got)
         setTimeout(() => {
           if (status >= 200 && status < 300) this.received.push(got)
-          res.writeHead(status).end()
+          res.writeHead(status, headers).end()
         }, delayMs)
       })
     })
+    server.on('connection', () => { this.connections++ })
     await new Promise<void>(resolve => server.listen(this.port, '127.0.0.1', resolve))
     this.port = (server.address() as AddressInfo).port
     this.server = server

@@ -11,6 +11,8 @@ import { publishChange } from '../../services/publish-change.js'
 import { type WebhookRecord, webhookRecord } from '../../domain/records/webhooks.js'
 import type { Delivery } from '../../domain/records/webhook-deliveries.js'
 import { replayRecord } from '../../domain/records/events.js'
+import type { EgressPolicy } from '../../domain/webhooks/egress-policy.js'
+import { shownDeliveryError } from '../../domain/webhooks/delivery-errors.js'
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
 
@@ -38,16 +40,21 @@ export function deliveryResource (d: Delivery) {
     event: { id: d.event_id, type: d.event_type },
     status: d.status,
     attempts_count: d.attempts.length,
-    attempts: d.attempts.map(a => ({ at: Math.floor(a.at_ms / 1000), status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
-    last_error: last?.error ?? null,
+    attempts: d.attempts.map(a => ({ at: Math.floor(a.at_ms / 1000), status_code: a.status_code, error: shownDeliveryError(a.error), duration_ms: a.duration_ms })),
+    last_error: shownDeliveryError(last?.error ?? null),
     next_attempt: d.next_attempt_ms === null ? null : Math.floor(d.next_attempt_ms / 1000),
     replay_of: d.replay_of,
     created: Math.floor(d.created_ms / 1000)
   }
 }
 
-/** HTTPS only, no credentials in the URL, at most 2,048 characters. */
-function checkedUrl (raw: string): string {
+/**
+ * HTTPS only, no credentials in the URL, at most 2,048 characters, and a destination the egress policy allows
+ * as written: the WHATWG parser first turns every IPv4 notation (2130706433, 0x7f000001, 0177.0.0.1, 127.1) and
+ * encoded or full-width host into its one form, then the policy classifies that. Names are not resolved here
+ * (the answer would tell which internal names exist); each connection checks what they resolve to.
+ */
+function checkedUrl (raw: string, policy: EgressPolicy): string {
   let url: URL
   try {
     url = new URL(raw)
@@ -56,15 +63,24 @@ function checkedUrl (raw: string): string {
   }
   if (url.protocol !== 'https:') throw new ApiError('parameter_invalid', "'url' must be an https:// URL.", 'url')
   if (url.username !== '' || url.password !== '') throw new ApiError('parameter_invalid', "'url' must not carry credentials.", 'url')
+  const refusal = policy.urlRefusal(url)
+  if (refusal !== null) throw new ApiError('parameter_invalid', `'url' points at ${refusal}, which the webhook egress policy does not allow: webhooks go to public addresses only.`, 'url')
   return url.toString()
 }
 
 /** What checkedUrl takes, as far as a schema says it: an absolute https:// URI with a host and no user:password@. */
-const urlSchema = { type: 'string', minLength: 8, maxLength: 2048, format: 'uri', pattern: '^https://[^/?#@]+(?:[/?#]|$)' }
+const urlSchema = {
+  type: 'string',
+  minLength: 8,
+  maxLength: 2048,
+  format: 'uri',
+  pattern: '^https://[^/?#@]+(?:[/?#]|$)',
+  description: 'An https:// URL of a public host: loopback, private, link-local, CGNAT, multicast, reserved addresses and local names (localhost, single-label, .internal, ...) are refused (400 parameter_invalid) unless the operator allows them (WEBHOOK_EGRESS_ALLOW).'
+}
 const eventsSchema = { type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: { type: 'string', enum: [...EVENT_TYPES] } }
 const descriptionSchema = { type: 'string', maxLength: 1000 }
 
-export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'state' | 'topics' | 'webhooks'>): void {
+export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'state' | 'topics' | 'webhooks' | 'webhookEgress'>): void {
   const { state, clock } = core
   const scopeOf = (request: FastifyRequest): Scope => ({ tenant: request.caller.tenant, mode: request.caller.mode })
   const find = async (request: FastifyRequest, id: string) => {
@@ -89,7 +105,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     const now = clock()
     const secret = newWebhookSecret()
     const endpoint: WebhookEndpoint = {
-      id: newId('we', now), tenant_id: tenant, mode, url: checkedUrl(request.body.url), events: request.body.events, description: request.body.description ?? '',
+      id: newId('we', now), tenant_id: tenant, mode, url: checkedUrl(request.body.url, core.webhookEgress), events: request.body.events, description: request.body.description ?? '',
       status: 'enabled', disabled_reason: null, secrets: [{ secret, created_ms: now, expires_ms: null }], created_ms: now, updated_ms: now
     }
     await publish(request, endpoint.id, endpoint, 'webhook_endpoint.created', { url: endpoint.url, events: endpoint.events })
@@ -118,7 +134,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     const b = request.body
     const updated: WebhookEndpoint = {
       ...current,
-      url: b.url === undefined ? current.url : checkedUrl(b.url),
+      url: b.url === undefined ? current.url : checkedUrl(b.url, core.webhookEgress),
       events: b.events ?? current.events,
       description: b.description ?? current.description,
       status: b.status ?? current.status,

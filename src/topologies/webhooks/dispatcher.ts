@@ -107,6 +107,8 @@ export class Dispatcher {
     } else {
       const headers = { [SIGNATURE_HEADER]: signatureHeader(d.payload, signingSecrets(endpoint, now), Math.floor(now / 1000)) }
       const result = await this.deps.send(endpoint.url, d.payload, headers)
+      // What exactly failed (addresses, socket errors) is for operators: the attempt records a neutral category.
+      if (result.detail !== undefined) this.deps.logger.warn({ delivery: d.id, endpoint: endpoint.id, tenant: d.tenant_id, error: result.error, detail: result.detail }, 'webhook attempt failed')
       const error = result.error ?? (result.status_code !== null && (result.status_code < 200 || result.status_code >= 300) ? `HTTP ${result.status_code}` : null)
       next = afterAttempt(d, { at_ms: now, status_code: result.status_code, error, duration_ms: result.duration_ms }, (this.deps.random ?? Math.random)(), this.deps.backoffScale)
       if (result.status_code === 410) await this.disable(endpoint, now)
