@@ -11,7 +11,7 @@ import { ROLE_SCOPES, type Role } from '../domain/dashboard/roles.js'
 import { needsTouch, sessionEnded, type SessionLimits } from '../domain/dashboard/session-expiry.js'
 import { dashboardUserChangeRecord, type DashboardUser } from '../domain/records/dashboard-users.js'
 import { dashboardSessionChangeRecord, type DashboardSession } from '../domain/records/dashboard-sessions.js'
-import { findDashboardUserByEmail, getDashboardUser, hasDashboardUsers } from '../stores/dashboard-users.js'
+import { findDashboardUsersByEmail, findTenantUserByEmail, getDashboardUser, hasDashboardUsers } from '../stores/dashboard-users.js'
 import { getDashboardSession, sessionId } from '../stores/dashboard-sessions.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import { writeBatchSync } from '../stores/rocks.js'
@@ -50,12 +50,15 @@ export class DashboardAuth {
     const normalized = email.trim().toLowerCase()
     const waitMs = this.throttle.check(normalized, address, now)
     if (waitMs > 0) throw new ApiError('login_throttled', 'Too many sign-in attempts. Try again later.', undefined, undefined, Math.ceil(waitMs / 1000))
-    const user = await findDashboardUserByEmail(this.core.state, normalized)
-    const ok = await verify(user?.password_hash ?? await (this.dummyHash ??= hash(randomBytes(16).toString('hex'))), password)
-    if (user === undefined || !ok || user.status !== 'active') {
-      if (user !== undefined) {
+    // The same email may sign in to several tenants: the password says which (each user sets their own).
+    const users = await findDashboardUsersByEmail(this.core.state, normalized)
+    let user: DashboardUser | undefined
+    for (const candidate of users) if (candidate.status === 'active' && await verify(candidate.password_hash, password)) { user = candidate; break }
+    if (users.length === 0) await verify(await (this.dummyHash ??= hash(randomBytes(16).toString('hex'))), password)
+    if (user === undefined) {
+      if (users.length > 0) {
         const locked = this.throttle.failed(normalized, now)
-        await this.audit(user, locked ? 'dashboard_user.locked' : 'dashboard_user.login_failed', traceId, { address })
+        for (const u of users) await this.audit(u, locked ? 'dashboard_user.locked' : 'dashboard_user.login_failed', traceId, { address })
       }
       throw new ApiError('invalid_credentials', 'Wrong email or password.')
     }
@@ -95,16 +98,16 @@ export class DashboardAuth {
     await this.audit(signedIn.user, 'dashboard_user.logged_out', traceId, {})
   }
 
-  /** Creates a user of `tenant`; 409 resource_exists when the email is taken (by any tenant). */
+  /** Creates a user of `tenant`; 409 resource_exists when the email is taken in this tenant (other tenants' users are not looked at). */
   async createUser (tenant: string, input: NewUser, actor: string, traceId: string): Promise<DashboardUser> {
     const email = input.email.trim().toLowerCase()
-    if (await findDashboardUserByEmail(this.core.state, email) !== undefined) throw new ApiError('resource_exists', 'A dashboard user with this email exists.', 'email')
+    if (await findTenantUserByEmail(this.core.state, tenant, email) !== undefined) throw new ApiError('resource_exists', 'A user of this account has this email.', 'email')
     checkPassword(input.password)
     const now = this.core.clock()
     const user: DashboardUser = { id: newId('usr', now), tenant_id: tenant, email, name: input.name, role: input.role, password_hash: await hash(input.password), status: 'active', created_ms: now }
     await this.saveUser(user)
     const saved = await getDashboardUser(this.core.state, tenant, user.id)
-    if (saved === undefined) throw new ApiError('resource_exists', 'A dashboard user with this email exists.', 'email')
+    if (saved === undefined) throw new ApiError('resource_exists', 'A user of this account has this email.', 'email')
     await this.core.audit.record({ tenant_id: tenant, mode: ACCOUNT_MODE, actor, action: 'dashboard_user.created', object_type: 'dashboard_user', object_id: user.id, trace_id: traceId, data: { email, role: user.role } })
     return saved
   }

@@ -7,7 +7,7 @@ import { setSessionCookie } from '../../src/api/dashboard-session.js'
 import { issue, makeCa } from '../support/certs.js'
 import type { App } from '../../src/app/app.js'
 import { auditEntries } from '../../src/stores/audit.js'
-import { findDashboardUserByEmail } from '../../src/stores/dashboard-users.js'
+import { findDashboardUsersByEmail } from '../../src/stores/dashboard-users.js'
 import { LOCKOUT_MS, MAX_FAILED_LOGINS } from '../../src/services/login-throttle.js'
 import { auth, startTestApp } from '../support/app.js'
 
@@ -55,8 +55,8 @@ afterAll(async () => { await app.close() })
 
 describe('dashboard identity', () => {
   it('keeps only an argon2id hash of the password and never shows it', async () => {
-    const user = (await findDashboardUserByEmail(app.state, 'admin@example.com'))!
-    expect(user.password_hash).toMatch(/^\$argon2id\$/)
+    const [user] = await findDashboardUsersByEmail(app.state, 'admin@example.com')
+    expect(user!.password_hash).toMatch(/^\$argon2id\$/)
     const listed = (await inject('GET', '/v1/dashboard_users', { session: admin })).json()
     expect(listed.data).toHaveLength(1)
     expect(JSON.stringify(listed)).not.toContain('argon2')
