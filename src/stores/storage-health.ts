@@ -41,8 +41,8 @@ function freeBytes (dir: string): number {
  * Whether this process's local stores can write. A store is failing from a failed write until a write to it
  * succeeds again: any write, or the probe this class writes every `probeEveryMs` while it fails. With a
  * reserve: a write failing for lack of space deletes the reserve (the store recovers into that room, and the
- * pipeline drains what was already answered), and writes on the request path are refused (`assertWritable`)
- * until the disk has room for the reserve again plus a quarter of it, when the reserve is created again.
+ * pipeline drains what was already answered), and requests that write are refused (`assertWritable`) until
+ * the disk has room for the reserve again plus a quarter of it, when the reserve is created again.
  */
 export class StorageHealth {
   private readonly stores: WatchedStore[] = []
@@ -101,10 +101,13 @@ export class StorageHealth {
   }
 
   /**
-   * Throws StorageUnavailable while the disk is below its reserve: a write on the request path must not take
-   * the room the stores need to recover (a failing store fails the write by itself).
+   * Throws StorageUnavailable while a store is failing or the disk is below its reserve: a request that
+   * writes is refused before it records anything (and does not take the room the stores need to recover).
+   * A failing store is probed every `probeEveryMs`, so a request waits at most that long after it recovers.
    */
   assertWritable (): void {
+    const failing = this.stores.find(s => s.failure !== undefined)
+    if (failing !== undefined) throw new StorageUnavailable(failing.name, new Error(failing.failure!.error === 'no space left on device' ? 'No space left on device' : 'IO error: the store cannot write'))
     if (this.reserveMissingSince !== undefined) throw new StorageUnavailable('data directory', new Error('No space left on device (below the storage reserve)'))
   }
 
