@@ -82,8 +82,9 @@ export function storageFaultSuite (transport: string, start: () => Promise<App>)
       const first = await c.score({ event: 'payment', amount: 30, user_id: user })
       const before = await c.score({ event: 'payment', amount: 25_000, user_id: user })
       expect(before.json().action).toBe('flag')
-      // The fault starts as the flagged decision is on its way: the relay and the topologies meet it too.
-      injectWriteFaults(() => enospc())
+      // The fault (every write of the state store fails) starts as the flagged decision is on its way: the relay
+      // publishes it and cannot remove it from the outbox, the topologies consume it and cannot commit.
+      injectWriteFaults(db => db === app.state.db ? enospc() : undefined)
       const refused: string[] = []
       try {
         for (let i = 0; i < 3; i++) {
@@ -100,9 +101,11 @@ export function storageFaultSuite (transport: string, start: () => Promise<App>)
         expect(ready.statusCode).toBe(503)
         expect(ready.json().reasons.join(' ')).toMatch(/cannot write \(no space left on device\)/)
         expect(ready.json().reasons.join(' '), 'no file path').not.toMatch(/\//)
-        // The pipeline meets the fault (the relay or a consumer fails and says so), and goes on retrying.
-        await eventually(async () => (await c.health()).failing.length > 0 || undefined, 5000, 'a pipeline component failing')
-        await new Promise(resolve => setTimeout(resolve, 2000))
+        // The pipeline meets the fault (the relay and the consumers fail and say so), and goes on retrying, past
+        // the retries after which a record failing for its own sake is dead-lettered.
+        const failing = async () => ((await c.health()).failing as Array<{ component: string, attempts: number }>)
+        await eventually(async () => { const f = await failing(); return f.some(x => x.component === 'outbox-relay') && f.some(x => x.component.startsWith('consumer:')) ? f : undefined }, 5000, 'the relay and a consumer failing')
+        await eventually(async () => (await failing()).some(x => x.component.startsWith('consumer:') && x.attempts > 5) || undefined, 10_000, 'a consumer retrying past the dead-letter bound')
       } finally {
         injectWriteFaults(undefined)
       }
