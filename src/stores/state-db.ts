@@ -1,8 +1,7 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
-import type { Logger } from 'pino'
 import { GroupCommitter, openRocks } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
-import { StorageHealth, type StorageReserve } from './storage-health.js'
+import { StorageHealth, type StorageHealthOptions } from './storage-health.js'
 
 /** The local state store of one instance: RocksDB at <dataDir>/state with a column for velocity records. */
 export interface StateDb {
@@ -19,7 +18,7 @@ export interface StateDb {
 /** Where the storage health probes the state store (stores/storage-health.ts). */
 export const STORAGE_PROBE_KEY = stateKey(TAG.meta, 'storage_probe')
 
-export async function openStateDb (location: string, options: { reserve?: StorageReserve, logger?: Logger } = {}): Promise<StateDb> {
+export async function openStateDb (location: string, options: StorageHealthOptions = {}): Promise<StateDb> {
   // Small block caches: reading a present velocity record cost the same whether a block cache held it or the OS
   // page cache did (docs/benchmarks.md, step 43); once a large state filled them, 32 MB caches held 40-50 MB more
   // RSS than 8 MB ones for 5 % more throughput (step 47). No compression dictionary: velocity records are
