@@ -5,7 +5,8 @@
  */
 export class StorageUnavailable extends Error {
   constructor (readonly store: string, cause: unknown) {
-    super(`${store}: ${(cause as Error)?.message ?? String(cause)}`, { cause })
+    // Without the directories of the files RocksDB names (the message reaches /healthz); the cause keeps them.
+    super(`${store}: ${((cause as Error)?.message ?? String(cause)).replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/]/g, '')}`, { cause })
     this.name = 'StorageUnavailable'
   }
 }
