@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../services/core.js'
@@ -106,9 +106,10 @@ export interface CoreOptions extends Pick<AppOptions, 'clock' | 'codec'> {
 export async function startCore (config: Config, logger: Logger, options: CoreOptions = {}): Promise<ProcessCore> {
   const clock = options.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true })
-  const reserve = config.storageReserveMb <= 0
-    ? undefined
-    : { file: options.reserveFile ?? path.join(config.dataDir, 'storage-reserve'), bytes: config.storageReserveMb * 1024 * 1024, keep: options.reserveFile === undefined }
+  const reserveFile = options.reserveFile ?? path.join(config.dataDir, 'storage-reserve')
+  const reserve = config.storageReserveMb <= 0 ? undefined : { file: reserveFile, bytes: config.storageReserveMb * 1024 * 1024, keep: options.reserveFile === undefined }
+  // STORAGE_RESERVE_MB=0: a reserve kept by an earlier start gives its room back.
+  if (reserve === undefined && options.reserveFile === undefined) rmSync(reserveFile, { force: true })
   const state = await openStateDb(path.join(config.dataDir, 'state'), { reserve, logger })
   const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
   const topics = topicNames(config)

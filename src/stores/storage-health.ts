@@ -1,4 +1,4 @@
-import { existsSync, statfsSync, unlinkSync } from 'node:fs'
+import { existsSync, statSync, statfsSync, unlinkSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import type { RocksLevel } from '@nxtedition/rocksdb'
@@ -52,6 +52,8 @@ export class StorageHealth {
   private creating: Promise<void> | undefined
   /** Since when the kept reserve is missing (undefined: it is in place, or being created). */
   private reserveMissingSince: number | undefined
+  /** Set when the disk filled while the reserve was being written: the write stops, its room is given back. */
+  private abortCreation = false
   private ticking = false
 
   constructor (private readonly options: StorageHealthOptions = {}) {
@@ -69,6 +71,8 @@ export class StorageHealth {
   /** Creates the reserve when this process keeps it, and starts probing. */
   start (): void {
     const reserve = this.options.reserve
+    // A reserve of another size (STORAGE_RESERVE_MB changed) is written again at this one.
+    if (reserve?.keep === true && existsSync(reserve.file) && statSync(reserve.file).size !== reserve.bytes) unlinkSync(reserve.file)
     if (reserve?.keep === true && !existsSync(reserve.file)) {
       if (this.roomFor(reserve)) this.creating = this.create(reserve).finally(() => { this.creating = undefined })
       else this.reserveMissingSince = this.clock()
@@ -133,7 +137,8 @@ export class StorageHealth {
       unlinkSync(reserve.file)
       this.options.logger?.warn({ bytes: reserve.bytes }, 'storage: the disk is full; the storage reserve was deleted to let the stores recover')
     } catch { /* already gone, or being created */ }
-    if (reserve.keep && this.creating === undefined) this.reserveMissingSince ??= this.clock()
+    if (this.creating !== undefined) this.abortCreation = true
+    else if (reserve.keep) this.reserveMissingSince ??= this.clock()
   }
 
   /** Free bytes the disk needs before the reserve is created again: the reserve and a quarter of it (at least 4 MB). */
@@ -175,11 +180,14 @@ export class StorageHealth {
   /** Writes the reserve in 1 MB chunks (a sparse file would keep no room); a write that fails removes it. */
   private async create (reserve: StorageReserve): Promise<void> {
     const partial = `${reserve.file}.new`
+    this.abortCreation = false
     try {
       const file = await open(partial, 'w')
       try {
-        for (let written = 0; written < reserve.bytes; written += MB) await file.write(CHUNK, 0, Math.min(MB, reserve.bytes - written))
-        await file.sync()
+        for (let written = 0; written < reserve.bytes; written += MB) {
+          if (this.abortCreation) throw new Error('No space left on device: a store filled the disk meanwhile')
+          await file.write(CHUNK, 0, Math.min(MB, reserve.bytes - written))
+        }
       } finally {
         await file.close()
       }
