@@ -5,6 +5,8 @@ import { newId } from '../domain/ids.js'
 import { NotConfirmed } from '../stream/confirmation.js'
 import { errorBody } from './errors.js'
 import { ApiError } from '../services/errors.js'
+import { storageUnavailable } from '../services/storage-errors.js'
+import { isStorageFault } from '../stores/storage-fault.js'
 import { validationError, type AjvError } from '../services/validation.js'
 
 /** Retry-After (seconds) of a 503 not_confirmed: a control-plane write the log did not confirm in time. */
@@ -12,6 +14,7 @@ export const NOT_CONFIRMED_RETRY_AFTER_S = 5
 
 function toApiError (err: FastifyError): ApiError {
   if (err instanceof ApiError) return err
+  if (isStorageFault(err)) return storageUnavailable(err)
   if (err instanceof NotConfirmed) {
     return new ApiError('not_confirmed', 'The change was not confirmed in time (the event log is unavailable or slow); it may still be applied: read it back, or retry with the same Idempotency-Key.')
   }

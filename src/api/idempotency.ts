@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../services/core.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import { ApiError } from '../services/errors.js'
+import { isStorageFault } from '../stores/storage-fault.js'
 
 /** A stored answer is replayed for this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
@@ -34,7 +35,8 @@ const fingerprintOf = (request: FastifyRequest) =>
  * tenant, never sees it), and replayed for 24 h with `Idempotent-Replayed: true`; a replay never repeats a
  * secret.
  * The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409
- * idempotency_key_in_use. Stored in the serving instance's state.
+ * idempotency_key_in_use. Stored in the serving instance's state; an answer the state cannot store (a full
+ * disk) is sent without being stored.
  */
 export function registerIdempotency (app: FastifyInstance, core: Pick<Core, 'clock' | 'state'>): void {
   const inFlight = new Set<string>()
@@ -72,7 +74,14 @@ export function registerIdempotency (app: FastifyInstance, core: Pick<Core, 'clo
     try {
       if (reply.statusCode < 500 && typeof payload === 'string') {
         const stored: Stored = { fingerprint: idem.fingerprint, status: reply.statusCode, body: replayable(payload), trace_id: request.id, created_ms: core.clock() }
-        await core.state.committer.commit([{ type: 'put', key: idem.key, value: Buffer.from(JSON.stringify(stored)) }])
+        try {
+          await core.state.committer.commit([{ type: 'put', key: idem.key, value: Buffer.from(JSON.stringify(stored)) }])
+        } catch (err) {
+          // What the answer says is recorded already: it is sent all the same (a 503 now would have the client
+          // retry, and record it twice); a retry with this key is not replayed, it is decided again.
+          if (!isStorageFault(err)) throw err
+          request.log.error({ err }, 'idempotency: the answer could not be stored; sent without it')
+        }
       }
     } finally {
       inFlight.delete(id)

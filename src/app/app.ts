@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../services/core.js'
@@ -16,6 +16,7 @@ import { startTopology, type TopologyContext } from '../topologies/index.js'
 import { bootstrap, type Identity } from './bootstrap.js'
 import type { Config } from './config.js'
 import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
+import { EMBEDDED_PROBE_KEY } from '../stream/eventlog/embedded-format.js'
 import type { EventLog } from '../stream/eventlog/event-log.js'
 import { KafkaEventLog } from '../stream/eventlog/kafka.js'
 import { ControlPlane } from '../stream/control-plane.js'
@@ -96,16 +97,27 @@ export interface ProcessCore extends Core {
  * `log`: the event log to use instead of opening one (the topology worker's). `views`: the views to run
  * (default all); the others exist but stay empty, for a process whose code reads only those (the worker).
  */
-export interface CoreOptions extends Pick<AppOptions, 'clock' | 'codec'> { log?: EventLog, views?: ReadonlyArray<keyof Views> }
+export interface CoreOptions extends Pick<AppOptions, 'clock' | 'codec'> {
+  log?: EventLog
+  views?: ReadonlyArray<keyof Views>
+  /** The storage reserve of the process that keeps it (the worker's parent): this one only deletes it when its disk fills. */
+  reserveFile?: string
+}
 
 export async function startCore (config: Config, logger: Logger, options: CoreOptions = {}): Promise<ProcessCore> {
   const clock = options.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true })
-  const state = await openStateDb(path.join(config.dataDir, 'state'))
+  const reserveFile = options.reserveFile ?? path.join(config.dataDir, 'storage-reserve')
+  const reserve = config.storageReserveMb <= 0 ? undefined : { file: reserveFile, bytes: config.storageReserveMb * 1024 * 1024, keep: options.reserveFile === undefined }
+  // STORAGE_RESERVE_MB=0: a reserve kept by an earlier start gives its room back.
+  if (reserve === undefined && options.reserveFile === undefined) rmSync(reserveFile, { force: true })
+  const state = await openStateDb(path.join(config.dataDir, 'state'), { reserve, logger })
   const identity = await bootstrap(state, config.bootstrapKeys, clock(), config.defaultTenantId)
   const topics = topicNames(config)
   const health = new PipelineHealth()
   const log = options.log ?? await openEventLog(config, logger)
+  if (log instanceof EmbeddedEventLog) state.storage.watch('log', log.database, EMBEDDED_PROBE_KEY)
+  state.storage.start()
   const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters }
   await ensureServiceTopics(log, config)
   const codec = decodingOnce(options.codec ?? await decisionCodec(config))
@@ -133,7 +145,8 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
     },
     async closeCore () {
       await Promise.all([...Object.values(views).map(v => v.stop()), controlPlane.stop()])
-      await velocity.flush()
+      // A store that cannot write (a full disk) still closes: the velocity journal has the increments not flushed.
+      await velocity.flush().catch((err: unknown) => logger.warn({ err }, 'shutdown: velocity records not flushed; the journal re-applies them at the next start'))
       await log.close()
       await state.close()
     }
@@ -195,6 +208,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     ready: async () => {
       const lag = await lagOf()
       const reasons = [
+        ...state.storage.reasons(),
         ...(caughtUp ? [] : ['the control-plane views are catching up']),
         ...Object.entries(lag).filter(([, n]) => n > config.readyMaxLag).map(([group, n]) => `${group} is ${n} records behind (READY_MAX_LAG ${config.readyMaxLag})`)
       ]

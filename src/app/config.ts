@@ -62,6 +62,8 @@ export interface Config {
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
   /** GET /readyz answers 503 while a consumer group of this process is more records behind than this. */
   readyMaxLag: number
+  /** Room kept on DATA_DIR's disk for the stores to recover after a full disk, in MB (0: none; stores/storage-health.ts). */
+  storageReserveMb: number
   /** GET /metrics listens here (undefined: no metrics listener); with a token, only its bearer is answered. */
   metrics: { port: number | undefined, token: string | undefined }
   /** Dashboard sessions end after this long unused (idle) or after sign-in (absolute). */
@@ -131,6 +133,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       negativeSamplePercent: int(env, 'MODEL_NEGATIVE_SAMPLE_PERCENT', 10, 1, 100)
     },
     readyMaxLag: int(env, 'READY_MAX_LAG', 10_000, 0, 1_000_000_000),
+    storageReserveMb: int(env, 'STORAGE_RESERVE_MB', 64, 0, 1_000_000),
     metrics: {
       port: env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 9464, 0, 65535),
       token: env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN

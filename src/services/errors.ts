@@ -49,6 +49,7 @@ export const ERRORS = {
   login_throttled: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   not_confirmed: { status: 503, type: 'api_error' },
+  storage_unavailable: { status: 503, type: 'api_error' },
   /** Any other 4xx fastify itself raises, with fastify's status. */
   invalid_request: invalid(400)
 } as const satisfies Record<string, { status: number, type: ErrorType }>

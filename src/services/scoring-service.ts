@@ -1,4 +1,5 @@
 import { observeDecisions } from './decision-metrics.js'
+import { withStorageFaults } from './storage-errors.js'
 import { decide } from '../domain/decision/decide.js'
 import { counterfactualOf } from '../domain/decision/counterfactual.js'
 import { policyOf } from '../domain/decision/default-policy.js'
@@ -76,16 +77,18 @@ export class ScoringService {
 
   /**
    * Decides the calls in order (each sees the velocity of those before it) and records them all in ONE
-   * durable write: every decision or none. A failure anywhere takes the increments back out of the cache.
+   * durable write: every decision or none. A failure anywhere takes the increments back out of the cache; a
+   * write the store cannot make, or a disk below its storage reserve, is 503 storage_unavailable.
    */
   async scoreAll (calls: readonly ScoreCall[]): Promise<Decision[]> {
     const prepared: Prepared[] = []
     try {
+      this.state.storage.assertWritable()
       for (const call of calls) prepared.push(await this.prepare(call))
       await this.state.committer.commit(prepared.flatMap(p => p.ops))
     } catch (err) {
       for (const p of prepared.slice().reverse()) p.velocity.revert()
-      throw err
+      throw withStorageFaults(err)
     } finally {
       for (const p of prepared) p.velocity.release()
     }

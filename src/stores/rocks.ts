@@ -1,4 +1,5 @@
 import { RocksLevel } from '@nxtedition/rocksdb'
+import { StorageUnavailable } from './storage-fault.js'
 
 /** One write in a batch; `column` is a column family handle from `db.columns` (default column when absent). */
 export type WriteOp =
@@ -48,11 +49,59 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
       if (op.type === 'put') batch._put(op.key, op.value, options)
       else batch._del(op.key, options)
     }
-    batch._writeSync({ sync })
+    try {
+      const fault = injectedFault?.(db)
+      if (fault !== undefined) throw fault
+      batch._writeSync({ sync })
+    } catch (err) {
+      // The ops are well-formed buffers: a write that fails is the store's fault (a full disk, an I/O error).
+      const fault = new StorageUnavailable(storeName(db), err)
+      wrote(db, fault)
+      throw fault
+    }
+    wrote(db, undefined)
   } finally {
     batch._closeSync()
     ;(db as unknown as { detachResource(resource: unknown): void }).detachResource(batch)
   }
+}
+
+/** The store's directory name (`state`, `log`, `topologies/state`'s `state`), never its whole path. */
+function storeName (db: RocksLevel): string {
+  const location = (db as unknown as { location?: unknown }).location
+  return typeof location === 'string' ? location.split(/[\\/]/).filter(p => p !== '').pop() ?? 'rocksdb' : 'rocksdb'
+}
+
+/** Who hears of a database's failed writes and, once one failed, of its next successful one. */
+interface WriteWatch { failing: boolean, listeners: Set<(fault: StorageUnavailable | undefined) => void> }
+const watches = new WeakMap<object, WriteWatch>()
+
+function wrote (db: RocksLevel, fault: StorageUnavailable | undefined): void {
+  const watch = watches.get(db)
+  if (watch === undefined || (fault === undefined && !watch.failing)) return
+  watch.failing = fault !== undefined
+  for (const listener of watch.listeners) listener(fault)
+}
+
+/**
+ * Calls `listener` with the fault of every write to `db` that fails, and with undefined for the first write
+ * that succeeds after one failed (stores/storage-health.ts). Returns a function that stops it.
+ */
+export function watchWrites (db: RocksLevel, listener: (fault: StorageUnavailable | undefined) => void): () => void {
+  let watch = watches.get(db)
+  if (watch === undefined) watches.set(db, watch = { failing: false, listeners: new Set() })
+  watch.listeners.add(listener)
+  return () => { watch.listeners.delete(listener) }
+}
+
+let injectedFault: ((db: RocksLevel) => Error | undefined) | undefined
+
+/**
+ * Test seam: while set, every write of this thread asks `fault` first, and fails with the error it returns
+ * (an ENOSPC as RocksDB reports it, say), exactly as a failing RocksDB write would. Undefined removes it.
+ */
+export function injectWriteFaults (fault: ((db: RocksLevel) => Error | undefined) | undefined): void {
+  injectedFault = fault
 }
 
 /**

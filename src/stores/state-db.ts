@@ -1,17 +1,24 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { GroupCommitter, openRocks } from './rocks.js'
+import { stateKey, TAG } from './keys.js'
+import { StorageHealth, type StorageHealthOptions } from './storage-health.js'
 
 /** The local state store of one instance: RocksDB at <dataDir>/state with a column for velocity records. */
 export interface StateDb {
   db: RocksLevel
   velocity: unknown
   committer: GroupCommitter
+  /** Whether writes succeed (this store's, and those of stores added with `storage.watch`). */
+  storage: StorageHealth
   get(key: Buffer): Promise<Buffer | undefined>
   getMany(keys: Buffer[], column?: unknown): Promise<Array<Buffer | undefined>>
   close(): Promise<void>
 }
 
-export async function openStateDb (location: string): Promise<StateDb> {
+/** Where the storage health probes the state store (stores/storage-health.ts). */
+export const STORAGE_PROBE_KEY = stateKey(TAG.meta, 'storage_probe')
+
+export async function openStateDb (location: string, options: StorageHealthOptions = {}): Promise<StateDb> {
   // Small block caches: reading a present velocity record cost the same whether a block cache held it or the OS
   // page cache did (docs/benchmarks.md, step 43); once a large state filled them, 32 MB caches held 40-50 MB more
   // RSS than 8 MB ones for 5 % more throughput (step 47). No compression dictionary: velocity records are
@@ -24,12 +31,18 @@ export async function openStateDb (location: string): Promise<StateDb> {
   const binding = db as unknown as { _getManySync(keys: Buffer[], options: object): Array<Buffer | undefined> }
   const getMany = async (keys: Buffer[], column?: unknown) =>
     keys.length === 0 ? [] : binding._getManySync(keys, column === undefined ? {} : { column })
+  const storage = new StorageHealth(options)
+  storage.watch('state', db, STORAGE_PROBE_KEY)
   return {
     db,
     velocity,
     committer: new GroupCommitter(db),
+    storage,
     getMany,
     get: async key => (await getMany([key]))[0],
-    close: () => db.close()
+    close: async () => {
+      await storage.stop()
+      await db.close()
+    }
   }
 }

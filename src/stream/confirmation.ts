@@ -1,5 +1,6 @@
 import type { EventLog } from './eventlog/event-log.js'
 import type { LogRecord } from '../domain/records/log-record.js'
+import { StorageUnavailable } from '../stores/storage-fault.js'
 
 /** A change was appended but this instance did not see it applied in time (it may still be applied). */
 export class NotConfirmed extends Error {}
@@ -12,7 +13,8 @@ export const CONFIRM_TIMEOUT_MS = 10_000
 
 /**
  * Appends within `timeoutMs`: a log that fails or does not acknowledge in time (the change may still land
- * later) is NotConfirmed.
+ * later) is NotConfirmed. An embedded log whose store cannot write (a full disk) is StorageUnavailable: the
+ * change was not recorded (503 storage_unavailable).
  */
 export async function appendConfirmed (log: EventLog, topic: string, records: LogRecord[], timeoutMs = CONFIRM_TIMEOUT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined
@@ -25,6 +27,7 @@ export async function appendConfirmed (log: EventLog, topic: string, records: Lo
     await Promise.race([appended, timeout])
   } catch (err) {
     if (err instanceof NotConfirmed) throw err
+    if (err instanceof StorageUnavailable) throw err
     throw new NotConfirmed(`${topic}: the log refused the change: ${(err as Error).message}`)
   } finally {
     clearTimeout(timer)

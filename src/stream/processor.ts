@@ -70,6 +70,12 @@ interface Checkpoint { offset: number, outputs: PendingOutput[] }
 
 const NO_CHECKPOINT: Checkpoint = { offset: -1, outputs: [] }
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+/**
+ * Pause before a batch that failed for a reason outside its records (the log, a view or the local store
+ * unavailable) is tried again in place: 100 ms, doubling, at most this. The batch resumes within this long of
+ * the cause clearing, whatever the outage lasted.
+ */
+export const TRANSIENT_RETRY_MAX_MS = 1000
 
 /** A checkpoint without pending outputs is the bare offset (the format views have always written); values in base64. */
 function encodeCheckpoint (c: Checkpoint): Buffer {
@@ -110,8 +116,10 @@ class RunningBatch<L> implements Batch<L> {
  * write batch that also holds the checkpoint, commits, appends the outputs, then runs what waits on the
  * commit. A batch that fails for a reason of its own is retried record by record; a record failing alone
  * DEAD_LETTER_AFTER times goes to the dead-letter topic with its source and reason, is counted, and the
- * partition moves on. Failures that say nothing about the record (the log or a view unavailable) are retried
- * whole, never dead-lettered. Batches and punctuations never overlap.
+ * partition moves on. Failures that say nothing about the record (the log or a view unavailable, the local
+ * store unable to write) are retried whole, in place, with a backoff up to TRANSIENT_RETRY_MAX_MS and
+ * without end (until stopped), never dead-lettered and never counted toward DEAD_LETTER_AFTER. Batches and
+ * punctuations never overlap.
  */
 export class ProcessorRunner<T, L = undefined> {
   private subscription: Subscription | undefined
@@ -119,6 +127,7 @@ export class ProcessorRunner<T, L = undefined> {
   private serial: Promise<unknown> = Promise.resolve()
   private readonly applied = new Map<string, number>()
   private readonly component: string
+  private stopping = false
   /** Records handed to `process` since start. */
   processed = 0
 
@@ -128,7 +137,7 @@ export class ProcessorRunner<T, L = undefined> {
 
   async start (): Promise<void> {
     const p = this.processor
-    this.subscription = await this.rt.log.subscribe({ group: p.group, topics: p.topics, fromBeginning: true, onBatch: records => this.exclusive(() => this.consume(records)) })
+    this.subscription = await this.rt.log.subscribe({ group: p.group, topics: p.topics, fromBeginning: true, onBatch: (records, heartbeat) => this.exclusive(() => this.consume(records, heartbeat)) })
     if (p.punctuation !== undefined) {
       this.timer = setInterval(() => {
         this.exclusive(() => this.punctuate()).then(() => this.rt.health.recovered(`${this.component}:punctuation`), err => {
@@ -140,6 +149,7 @@ export class ProcessorRunner<T, L = undefined> {
   }
 
   async stop (): Promise<void> {
+    this.stopping = true
     clearInterval(this.timer)
     await this.subscription?.close()
     await this.serial
@@ -189,18 +199,38 @@ export class ProcessorRunner<T, L = undefined> {
     this.applied.set(id, Math.max(offset, this.applied.get(id) ?? -1))
   }
 
-  private async consume (records: ConsumedRecord[]): Promise<void> {
+  /**
+   * Delivers a batch until it passes: a transient failure is retried in place after a pause (`heartbeat`, when
+   * the log has one, keeps the consumer in its group meanwhile); only stopping ends the retries.
+   */
+  private async consume (records: ConsumedRecord[], heartbeat?: () => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.deliver(records)
+        this.rt.health.recovered(this.component)
+        return
+      } catch (err) {
+        this.rt.health.failing(this.component, err)
+        if (this.stopping || !isTransient(err)) throw err
+        if (attempt === 0) this.rt.logger.warn({ err, group: this.processor.group, topic: records[0]!.topic, partition: records[0]!.partition }, 'processor: batch failed for a reason outside its records, retrying it')
+        await sleep(Math.min(TRANSIENT_RETRY_MAX_MS, 100 * 2 ** attempt))
+        if (this.stopping) throw err
+        await heartbeat?.()
+      }
+    }
+  }
+
+  /** The batch whole, or, when it fails for a reason of its own, record by record (dead-lettering); transient failures are thrown. */
+  private async deliver (records: ConsumedRecord[]): Promise<void> {
     try {
       await this.run(records)
-      this.rt.health.recovered(this.component)
       return
     } catch (err) {
-      this.rt.health.failing(this.component, err)
       if (isTransient(err)) throw err
+      this.rt.health.failing(this.component, err)
       this.rt.logger.warn({ err, group: this.processor.group, topic: records[0]!.topic, partition: records[0]!.partition }, 'processor: batch failed, retrying its records one by one')
     }
     for (const record of records) await this.alone(record)
-    this.rt.health.recovered(this.component)
   }
 
   private async alone (record: ConsumedRecord): Promise<void> {

@@ -1,6 +1,7 @@
 import { publishLatency } from './metrics.js'
 import type { Logger } from 'pino'
-import { appendDeadLetter, DEAD_LETTER_AFTER } from './eventlog/dead-letters.js'
+import { appendDeadLetter, DEAD_LETTER_AFTER, isTransient } from './eventlog/dead-letters.js'
+import { isStorageFault } from '../stores/storage-fault.js'
 import { RecordRejected, type EventLog } from './eventlog/event-log.js'
 import type { DecisionCodec } from './decision-codec.js'
 import type { Outbox, OutboxEntry } from '../stores/outbox.js'
@@ -33,6 +34,9 @@ export function recordBytes (r: LogRecord): number {
 }
 
 const COMPONENT = 'outbox-relay'
+/** Most pause between tries while the log is unavailable, and while the local store cannot write (ms). */
+const LOG_RETRY_MAX_MS = 5000
+const STORE_RETRY_MAX_MS = 1000
 
 /**
  * Publishes the outbox to the event log in sequence order, in batches capped by count and bytes, and removes
@@ -42,8 +46,11 @@ const COMPONENT = 'outbox-relay'
  * No entry blocks the stream: an entry that cannot be decoded, or that the log refuses for what it is (too
  * large), fails DEAD_LETTER_AFTER times in all (a refused batch of several counts as its head entry's first
  * failure, the tries after it are alone), then goes to the dead-letter topic with its reason, is
- * counted, and the relay moves on. An unavailable log is retried without end (nothing is lost), and health
- * says the relay is failing meanwhile.
+ * counted, and the relay moves on. An unavailable log is retried without end (nothing is lost), with a
+ * backoff up to 5 s, and health says the relay is failing meanwhile. A local store that cannot write (a full
+ * disk) is retried the same way with a backoff up to 1 s, never counted against an entry: entries published
+ * whose removal the store refused are remembered, never published twice by this process, and removed once
+ * the store writes again.
  */
 export class OutboxRelay {
   private publishedThrough = 0
@@ -58,6 +65,8 @@ export class OutboxRelay {
   private readonly traceparents = new Map<number, string>()
   /** Consecutive failures of the entry at the head of the outbox, alone. */
   private head = { seq: 0, failures: 0 }
+  /** Entries published (or dead-lettered) whose removal from the outbox the store has not written yet. */
+  private unremoved: OutboxEntry[] = []
 
   constructor (
     private readonly state: StateDb,
@@ -129,7 +138,9 @@ export class OutboxRelay {
         this.logger.warn({ err, failures }, 'outbox relay: publish failed, retrying')
         this.signalled = true
         more = true
-        await new Promise(resolve => setTimeout(resolve, Math.min(5000, 50 * 2 ** Math.min(failures, 7))))
+        // A store that cannot write recovers by itself within seconds (stores/storage-health.ts): retried sooner.
+        const cap = isStorageFault(err) ? STORE_RETRY_MAX_MS : LOG_RETRY_MAX_MS
+        await new Promise(resolve => setTimeout(resolve, Math.min(cap, 50 * 2 ** Math.min(failures, 7))))
       }
     }
   }
@@ -139,6 +150,7 @@ export class OutboxRelay {
    * left behind entries it had found (a batch capped by count or bytes, an entry sent or dead-lettered alone).
    */
   private async publishBatch (): Promise<{ removed: number, more: boolean }> {
+    this.removePublished()
     const entries = await this.outbox.read(this.options.maxBatch, this.publishedThrough)
     if (entries.length === 0) return { removed: 0, more: false }
     // After a failure the head entry goes alone, until it passes or is dead-lettered.
@@ -198,6 +210,8 @@ export class OutboxRelay {
    * DEAD_LETTER_AFTER times, then dead-lettered.
    */
   private async failed (e: OutboxEntry, err: unknown): Promise<number> {
+    // Not the entry's fault (the log or the store unavailable): retried, never counted toward its dead letter.
+    if (isTransient(err)) throw err
     const failures = this.head.seq === e.seq ? this.head.failures + 1 : 1
     this.head = { seq: e.seq, failures }
     if (failures < DEAD_LETTER_AFTER) throw err
@@ -210,11 +224,20 @@ export class OutboxRelay {
     return 1
   }
 
+  /** Entries that left through the log: never read again by this process, removed from the outbox now or, when the store refuses, once it writes again. */
   private remove (entries: OutboxEntry[]): void {
-    writeBatchSync(this.state.db, this.outbox.removeOps(entries), false)
     for (const e of entries) { this.recent.delete(e.seq); this.traceparents.delete(e.seq) }
     this.publishedThrough = entries[entries.length - 1]!.seq
     this.backlog = Math.max(0, this.backlog - entries.length)
+    this.unremoved.push(...entries)
+    this.removePublished()
+  }
+
+  /** Removes the entries published from the outbox; throws (they stay noted) while the store cannot write. */
+  private removePublished (): void {
+    if (this.unremoved.length === 0) return
+    writeBatchSync(this.state.db, this.outbox.removeOps(this.unremoved), false)
+    this.unremoved = []
   }
 
   /**

@@ -2,6 +2,7 @@ import type { BatchWrites } from './batch-writes.js'
 import { CONFIRM_TIMEOUT_MS, NotConfirmed } from './confirmation.js'
 import type { ConsumedRecord } from './eventlog/event-log.js'
 import { ProcessorRunner, type ProcessorRuntime } from './processor.js'
+import type { StorageHealth } from '../stores/storage-health.js'
 
 /**
  * How one topic is materialized: `decode` a record's value, then `apply` it to the batch, returning
@@ -21,8 +22,10 @@ export interface Materialization<T, R> {
 export class View<T, R> {
   private readonly waiters = new Map<string, (result: R) => void>()
   private readonly runner: ProcessorRunner<T>
+  private readonly storage: StorageHealth
 
   constructor (runtime: ProcessorRuntime, readonly topic: string, group: string, how: Materialization<T, R>) {
+    this.storage = runtime.state.storage
     this.runner = new ProcessorRunner<T>(runtime, {
       group,
       topics: [topic],
@@ -42,8 +45,13 @@ export class View<T, R> {
     this.waiters.delete(id)
   }
 
-  /** Call BEFORE appending the record that carries `id`; resolves with its result once applied here. */
+  /**
+   * Call BEFORE appending the record that carries `id`; resolves with its result once applied here. Throws
+   * StorageUnavailable (nothing to append) while this instance's disk is below its storage reserve: the change
+   * could not be applied here, and the request that makes it answers 503 storage_unavailable.
+   */
   expect (id: string, timeoutMs = CONFIRM_TIMEOUT_MS): Promise<R> {
+    this.storage.assertWritable()
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id)

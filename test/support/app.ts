@@ -16,7 +16,7 @@ export function tempDir (prefix = 'fds-'): string {
 }
 
 export function testConfig (env: Record<string, string> = {}): Config {
-  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', METRICS_TOKEN: OPERATOR_TOKEN, TOPOLOGY_THREAD: 'main', ...env })
+  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', METRICS_TOKEN: OPERATOR_TOKEN, TOPOLOGY_THREAD: 'main', STORAGE_RESERVE_MB: '0', ...env })
 }
 
 export async function startTestApp (env: Record<string, string> = {}, options: AppOptions = {}): Promise<App> {

@@ -5,7 +5,10 @@ import type { LogRecord } from '../../domain/records/log-record.js'
 //   t <topic>                                    -> topic spec (JSON)
 //   r <topic> 0x00 <partition u32> <offset u64>  -> record: u32 length, JSON meta {k, h, t}, value
 //   g <group> 0x00 <topic> 0x00 <partition u32>  -> committed offset (next offset to read), decimal
+//   pstorage-probe                               -> written by the storage health while writes fail (stores/storage-health.ts)
 const SEP = Buffer.from([0])
+
+export const EMBEDDED_PROBE_KEY = Buffer.from('pstorage-probe')
 
 export function topicKey (name: string): Buffer {
   return Buffer.from('t' + name)

@@ -182,8 +182,8 @@ export class ConsumerGroups {
           if (records.length === 0) continue
           await options.onBatch(records)
           const next = records[records.length - 1]!.offset + 1
-          writeBatchSync(this.db, [{ type: 'put', key: committedKey, value: Buffer.from(String(next)) }], false)
           this.committedOffsets.set(committedKey.toString('latin1'), next)
+          this.persist(committedKey, next)
           delivered = true
         } finally {
           group.busy.delete(lock)
@@ -220,8 +220,20 @@ export class ConsumerGroups {
     const [value] = await this.db.getMany([key]) as Array<Buffer | undefined>
     let offset = fallback
     if (value !== undefined) offset = Number(value.toString())
-    else writeBatchSync(this.db, [{ type: 'put', key, value: Buffer.from(String(fallback)) }], false)
+    else this.persist(key, fallback)
     this.committedOffsets.set(cacheKey, offset)
     return offset
+  }
+
+  /**
+   * Writes a committed offset. The offset in memory is what the group goes on from: a write the store refuses
+   * (a full disk) is not retried here, the next commit of the partition writes a later offset, and a restart
+   * before it redelivers from the last one written (delivery is at-least-once; processors skip what they
+   * checkpointed). The storage health hears of the failure (stores/storage-health.ts).
+   */
+  private persist (key: Buffer, offset: number): void {
+    try {
+      writeBatchSync(this.db, [{ type: 'put', key, value: Buffer.from(String(offset)) }], false)
+    } catch { /* see above */ }
   }
 }

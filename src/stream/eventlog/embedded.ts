@@ -35,6 +35,11 @@ export class EmbeddedEventLog implements EventLog {
     return log
   }
 
+  /** The database itself (its writes are watched by the storage health, stores/storage-health.ts). */
+  get database (): RocksLevel {
+    return this.db
+  }
+
   /** The database, for a thread that reads it beside this one (RocksDB is safe to share across threads). */
   get handle (): bigint {
     return (this.db as unknown as { handle: bigint }).handle

@@ -34,8 +34,10 @@ export interface SubscribeOptions {
    * Called with records of ONE partition in offset order. When it resolves the group's offset moves past
    * them; when it throws, the same records are delivered again. Delivery is at-least-once, so handlers are
    * idempotent (processors checkpoint offsets in their own write batch and skip what they have seen, stream/processor.ts).
+   * `heartbeat`, where the log has one (Kafka), keeps the consumer in its group while a batch takes long (a
+   * handler retrying it in place); it throws when the group is rebalancing.
    */
-  onBatch(records: ConsumedRecord[]): Promise<void>
+  onBatch(records: ConsumedRecord[], heartbeat?: () => Promise<void>): Promise<void>
 }
 
 export interface Subscription {

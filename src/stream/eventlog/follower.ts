@@ -1,6 +1,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads'
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openShared } from '../../stores/rocks.js'
+import { StorageUnavailable } from '../../stores/storage-fault.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 import type { EmbeddedEventLog } from './embedded.js'
 import { recordPrefix } from './embedded-format.js'
@@ -29,6 +30,7 @@ const toWire = (err: unknown): WireError => ({ name: err instanceof Error ? err.
 function fromWire (e: WireError, topic = ''): Error {
   if (e.name === 'RecordRejected') return new RecordRejected(e.message)
   if (e.name === 'LogUnavailable') return new LogUnavailable(topic, new Error(e.message))
+  if (e.name === 'StorageUnavailable') return new LogUnavailable(topic, new StorageUnavailable('log', new Error(e.message)))
   const err = new Error(e.message)
   err.name = e.name
   return err

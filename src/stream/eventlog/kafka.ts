@@ -256,7 +256,7 @@ export class KafkaEventLog implements EventLog {
           headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
           timestamp: Number(m.timestamp)
         }))
-        running.batch = options.onBatch(records)
+        running.batch = options.onBatch(records, heartbeat)
         try {
           await running.batch
         } finally {
