@@ -13,7 +13,7 @@ export interface LearnerState {
   bias: number
   /** In INPUTS order. */
   weights: number[]
-  /** AdaGrad accumulators: bias first, then INPUTS order. */
+  /** AdaGrad accumulators of the scaled gradients (learn): bias first, then INPUTS order. */
   squares: number[]
   /** Labelled decisions learned from. */
   trained: number
@@ -66,7 +66,8 @@ const INITIAL_SQUARE = 1
 export const MAX_LABEL_LOGIT_STEP = 0.2
 /** The score change MAX_LABEL_LOGIT_STEP allows at most. */
 export const MAX_LABEL_SCORE_STEP = MAX_LABEL_LOGIT_STEP / 4
-const BOUNDS = INPUTS.map(i => i.bound ?? Infinity)
+/** Every linear input has a bound (inputs.ts). */
+const BOUNDS = INPUTS.map(i => i.bound!)
 
 export function newLearner (model: ScoringModel, trained = 0): LearnerState {
   const start = model.kind === 'trees' ? PRIOR : model
@@ -96,8 +97,9 @@ export function largestLogitChange (dBias: number, dWeights: ArrayLike<number>):
 
 /**
  * One step on a decision's input values (inputValues(features)), its label (1 fraud, 0 legitimate) and the
- * time the service recorded it: AdaGrad's step, scaled down when it would change some decision's log-odds
- * by more than MAX_LABEL_LOGIT_STEP. The accumulators take the whole gradient, so later steps are damped as usual.
+ * time the service recorded it. AdaGrad on the inputs scaled to -1..1 by their bounds (so that an input of a
+ * wide range, the amount up to 50, moves no faster than a flag), scaled down as a whole when it would change
+ * some decision's log-odds by more than MAX_LABEL_LOGIT_STEP. The accumulators take the whole gradient.
  */
 export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1, recordedMs: number): void {
   const n = INPUTS.length
@@ -107,17 +109,19 @@ export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1, recorded
   const error = 1 / (1 + Math.exp(-z)) - y
   s.squares[0]! += error * error
   const dBias = -LEARNING_RATE * error / Math.sqrt(s.squares[0]!)
-  const dWeights = new Float64Array(n)
+  // in scaled units: input v / bound, weight w x bound, so a weight's step is its largest effect on the log-odds
+  const dScaled = new Float64Array(n)
   for (let i = 0; i < n; i++) {
-    const grad = error * v[i]! + PRIOR_PULL * (s.weights[i]! - (PRIOR.weights[INPUTS[i]!.name] ?? 0))
+    const b = BOUNDS[i]!
+    const grad = error * v[i]! / b + PRIOR_PULL * b * (s.weights[i]! - (PRIOR.weights[INPUTS[i]!.name] ?? 0))
     if (grad === 0) continue
     s.squares[i + 1]! += grad * grad
-    dWeights[i] = -LEARNING_RATE * grad / Math.sqrt(s.squares[i + 1]!)
+    dScaled[i] = -LEARNING_RATE * grad / Math.sqrt(s.squares[i + 1]!)
   }
-  const reach = largestLogitChange(dBias, dWeights)
+  const reach = dScaled.reduce((sum, d) => sum + Math.abs(d), Math.abs(dBias))
   const scale = reach > MAX_LABEL_LOGIT_STEP ? MAX_LABEL_LOGIT_STEP / reach : 1
   s.bias += scale * dBias
-  for (let i = 0; i < n; i++) s.weights[i]! += scale * dWeights[i]!
+  for (let i = 0; i < n; i++) s.weights[i]! += scale * dScaled[i]! / BOUNDS[i]!
   s.trained++
   s.trainedThroughMs = Math.max(s.trainedThroughMs, recordedMs)
 }
