@@ -71,6 +71,7 @@ export function hostileLearningSuite (transport: string, start: (clock: () => nu
       const s0 = await probeScores(LIVE_KEY)
 
       const dated = now - 20 * DAY
+      let flooded = ''
       for (let b = 0; b < 8; b++) {
         const events = Array.from({ length: 500 }, (_, i) => ({
           event: 'payment', amount: 1_000 + (i * 37) % 9_000, user_id: `flood-u${b}-${i}`, device_id: `flood-d${b}-${i}`,
@@ -79,6 +80,7 @@ export function hostileLearningSuite (transport: string, start: (clock: () => nu
         const res = await call('POST', '/v1/score/batch', { events }, scoreOnly)
         expect(res.statusCode).toBe(200)
         expect(res.json().data.filter((d: { error?: unknown }) => d.error !== undefined)).toEqual([])
+        flooded = res.json().data[0].trace_id
       }
       // ordinary live traffic after the flood: before the fix its event time matured the whole flood at once
       await score({ event: 'payment', amount: 20, user_id: 'regular' }, LIVE_KEY)
@@ -86,6 +88,11 @@ export function hostileLearningSuite (transport: string, start: (clock: () => nu
       expect(await model(LIVE_KEY)).toEqual(before)
       const s1 = await probeScores(LIVE_KEY)
       s1.forEach((s, i) => expect(Math.abs(s - s0[i]!), `profile ${i}: ${s0[i]} -> ${s}`).toBeLessThanOrEqual(0.05))
+      // an analyst's label on a late decision is kept, not learned
+      const opened = (await call('POST', '/v1/cases', { trace_id: flooded, reason: 'chargeback' }, LIVE_KEY)).json()
+      expect((await call('POST', `/v1/cases/${opened.id}/disposition`, { outcome: 'fraud', analyst: 'ana' }, LIVE_KEY)).statusCode).toBe(200)
+      await settled()
+      expect(await model(LIVE_KEY)).toEqual(before)
 
       // 11 days later (past LABEL_MATURITY_DAYS by the service's clock): the on-time decisions recorded before
       // mature as legitimate (the two of `regular`), the flood (late on arrival) does not
