@@ -1,6 +1,7 @@
 /**
  * Detection quality on the Fraud Detection Handbook's simulated card transactions (../shared/bench): replays
- * DETECTION_FROM..DETECTION_TO through the real API (its own process, embedded transport, fresh state) in
+ * DETECTION_FROM..DETECTION_TO through the real API (its own process, embedded transport, fresh state, recording
+ * each decision at its event time: RECORDED_TIME=event_time, so labels mature in the replay's time) in
  * event-time order (waiting at each new day until the pipeline has caught up, as a day of real traffic would let
  * it), frauds fed back as case dispositions after 7 days, and grades the scores with the book's
  * protocol (src/domain/detection-protocol.ts) on each test week of DETECTION_WEEKS: the book's test week
@@ -23,7 +24,8 @@ const KEY = 'sk_test_detectionbenchkey0000000'
 
 const service = await start('src/app/main.ts', {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-detection-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
-  BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000'
+  BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000',
+  RECORDED_TIME: 'event_time'
 })
 try {
   const startedAt = Date.now()

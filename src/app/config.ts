@@ -57,6 +57,16 @@ export interface Config {
   /** Model trainer: how often it publishes a new version when it learned something (ms), and when a decision without a fraud label counts as legitimate (days after its event time). */
   modelPublishIntervalMs: number
   labelMaturityDays: number
+  /**
+   * A decision whose event time lies more than this before the service recorded it is late: scored and
+   * recorded, but not learned from (docs/adaptive-scoring.md#how-far-back-event_time-may-lie).
+   */
+  lateEventHours: number
+  /**
+   * When a decision counts as recorded: `arrival` (the service's clock; labels mature and Stage 3 gates apply
+   * by it) or `event_time` (the client's event time, for a deployment of its own that replays history).
+   */
+  recordedTime: 'arrival' | 'event_time'
   /** Gradient-boosted trees the model trainer retrains per tenant (docs/detection.md). */
   modelTrees: TreeTrainingSettings
   /** Tenant id given to the default tenant of a fresh data directory (instances of one deployment share it). */
@@ -83,6 +93,12 @@ function int (env: NodeJS.ProcessEnv, name: string, fallback: number, min: numbe
 function egressAllowList (entries: string[]): string[] {
   parseEgressAllowList(entries)
   return entries
+}
+
+function recordedTime (raw: string | undefined): Config['recordedTime'] {
+  if (raw === undefined || raw === '' || raw === 'arrival') return 'arrival'
+  if (raw === 'event_time') return raw
+  throw new Error(`RECORDED_TIME must be 'arrival' or 'event_time', got '${raw}'`)
 }
 
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
@@ -126,6 +142,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     webhookEgressAllow: egressAllowList(list(env.WEBHOOK_EGRESS_ALLOW)),
     modelPublishIntervalMs: int(env, 'MODEL_PUBLISH_INTERVAL_MS', 60_000, 10, 86_400_000),
     labelMaturityDays: int(env, 'LABEL_MATURITY_DAYS', 10, 1, 365),
+    lateEventHours: int(env, 'LATE_EVENT_HOURS', 24, 1, 24 * 365),
+    recordedTime: recordedTime(env.RECORDED_TIME),
     modelTrees: {
       everyHours: int(env, 'MODEL_RETRAIN_HOURS', 6, 1, 8760),
       windowDays: int(env, 'MODEL_TRAINING_DAYS', 21, 1, 365),

@@ -68,7 +68,12 @@ export class ScoringService {
     /** Called after each durable write with the decisions (outbox entries) it recorded, and their requests' traceparents. */
     private readonly onRecorded: (records: readonly TransactionRecord[], traceparents: ReadonlyArray<string | undefined>) => void,
     private readonly rulesets: RulesetSource,
-    private readonly views: ScoringViews
+    private readonly views: ScoringViews,
+    /**
+     * When a decision of this event time counts as recorded: its arrival by the service's clock, so that labels
+     * mature and Stage 3 gates apply by when the service saw it, never by the client's event_time (RECORDED_TIME).
+     */
+    private readonly recordedAt: (eventMs: number) => number = () => Date.now()
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
@@ -138,8 +143,9 @@ export class ScoringService {
   private decide (call: ScoreCall, inputs: FeatureInputs, active: ActiveRuleset,
     gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, record: TransactionRecord, ops: WriteOp[] } {
     const { scope, request, nowMs } = call
+    const recordedMs = this.recordedAt(nowMs)
     const features = extractFeatures(request, inputs)
-    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId }
+    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: recordedMs, tenant: scope.tenant, fallback_subject: call.traceId }
     const evaluation = decide(request, context)
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
@@ -155,6 +161,7 @@ export class ScoringService {
       tenant_id: scope.tenant,
       livemode: scope.mode === 'live',
       created_ms: nowMs,
+      recorded_ms: recordedMs,
       request,
       decision,
       ruleset_version: evaluation.ruleset_version,

@@ -11,7 +11,7 @@ import type { Batch, Processor } from '../stream/processor.js'
 import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
 import { scan } from '../stores/rocks.js'
 import type { Topology } from './index.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
+import { recordedMsOf, type TransactionRecord } from '../domain/records/decisions.js'
 import { decodeLabel, type FeedbackLabel } from '../domain/records/feedback.js'
 import { type ModelRecord, modelRecord } from '../domain/records/models.js'
 import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
@@ -20,11 +20,13 @@ const DAY_MS = 86_400_000
 const ROW_RETENTION_MS = 90 * DAY_MS
 
 /**
- * What the trainer keeps per decision: its event time, its input values for the linear model (x) and for the
- * trees (z; absent in rows kept before trees), the label it was learned with, and the guarded rollout runs one
- * of whose rules it matched (g; rollout-guard.ts) and whether the guard counted it as matured (gm).
+ * What the trainer keeps per decision: when the service recorded it (t; the event time in rows kept before
+ * recorded_ms), its input values for the linear model (x) and for the trees (z; absent in rows kept before
+ * trees), the label it was learned with, and the guarded rollout runs one of whose rules it matched (g;
+ * rollout-guard.ts) and whether the guard counted it as matured (gm). A late decision (late: 1) keeps only t,
+ * so that a label about it is known to be left unlearned rather than waiting for it.
  */
-interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1, g?: string[], gm?: 1 }
+interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1, g?: string[], gm?: 1, late?: 1 }
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
 const learnerKey = (s: Scope) => stateKey(TAG.learner, 's', ...scopeParts(s))
@@ -48,15 +50,18 @@ type Learners = Map<string, OpenLearner>
 /**
  * The `feedback` topology: online learning per tenant and mode. It reads the decisions stream (each decision's
  * recorded features) and the feedback topic (case labels: fraud and chargeback 1, safe 0). A labelled decision
- * is learned at once; a decision still without a fraud label `LABEL_MATURITY_DAYS` after its event time (by
- * the decisions' event-time watermark) is learned as legitimate; a chargeback after that is learned as fraud.
+ * is learned at once; a decision still without a fraud label `LABEL_MATURITY_DAYS` after the service recorded
+ * it (by the watermark of the tenant's recorded times, never the client's event_time) is learned as
+ * legitimate; a chargeback after that is learned as fraud. A late decision, recorded more than
+ * `LATE_EVENT_HOURS` after its event time (a backdated or backfilled event), is not learned from at all: not
+ * matured, not labelled, not in the trees' index nor the rollout guard's figures.
  * Every MODEL_PUBLISH_INTERVAL_MS (a punctuation), a tenant whose model changed gets a new version on the
  * `models` topic, which every instance applies. Learners, rows and offsets commit in one batch per consumed
  * batch, so a restart neither loses nor repeats a step. The model of a tenant has one writer: decisions and
  * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (stream/repartition.ts), so
  * one instance owns all of a tenant's rows and its learner however many share the group.
- * Trees: every labelled row also enters a training index by event time (frauds all, legitimate rows sampled
- * and weighted back). Every `modelTrees.everyHours` of event time a tenant's trees are trained in a worker
+ * Trees: every labelled row also enters a training index by recorded time (frauds all, legitimate rows sampled
+ * and weighted back). Every `modelTrees.everyHours` of recorded time a tenant's trees are trained in a worker
  * thread on the index's rows of the `windowDays` before the maturity horizon (where every label is in); the
  * next punctuation publishes them, and from then on they are the tenant's model, the linear one kept learning.
  * Rule rollouts with stop conditions are guarded here too (rollout-guard.ts): hits counted as decisions come,
@@ -68,6 +73,7 @@ export const feedbackTrainer: Topology = {
   build (ctx) {
     const { topics, config } = ctx
     const maturityMs = config.labelMaturityDays * DAY_MS
+    const lateMs = config.lateEventHours * 3_600_000
     const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger, n => ctx.health.inProgress('feedback.trees', n))
     const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger })
 
@@ -91,12 +97,22 @@ export const feedbackTrainer: Topology = {
       return l
     }
 
+    /** A late decision: remembered until its row would have expired, so that a label about it is dropped, never learned. */
+    const onLate = (l: OpenLearner, writes: BatchWrites, trace: string, recordedMs: number) => {
+      writes.del(pendingKey(l.scope, trace))
+      writes.put(rowKey(l.scope, trace), json({ t: recordedMs, x: [], late: 1 } satisfies Row))
+      addDue(l, writes, recordedMs + maturityMs + ROW_RETENTION_MS, trace, 'x')
+    }
+
     const onDecision = async (d: TransactionRecord, batch: Batch<Learners>) => {
       const { writes } = batch
       const scope = scopeOf(d)
       if (await writes.get(rowKey(scope, d.trace_id)) !== undefined) return
       const l = await learnerOf(scope, batch)
-      const row: Row = { t: d.created_ms, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
+      const recordedMs = recordedMsOf(d)
+      l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
+      if (recordedMs - d.created_ms > lateMs) { onLate(l, writes, d.trace_id, recordedMs); return }
+      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
       const hits = await guard.observe(scope, l.runs, d)
       if (hits.length > 0) row.g = hits
       const pending = await writes.get(pendingKey(scope, d.trace_id))
@@ -105,9 +121,8 @@ export const feedbackTrainer: Topology = {
         writes.del(pendingKey(scope, d.trace_id))
       }
       writes.put(rowKey(scope, d.trace_id), json(row))
-      trees.observe(l.s, d.model_version, d.decision.score, d.created_ms)
-      addDue(l, writes, d.created_ms + maturityMs, d.trace_id, 'm')
-      l.s.watermarkMs = Math.max(l.s.watermarkMs, d.created_ms)
+      trees.observe(l.s, d.model_version, d.decision.score, recordedMs)
+      addDue(l, writes, recordedMs + maturityMs, d.trace_id, 'm')
     }
 
     const onLabel = async (label: FeedbackLabel, batch: Batch<Learners>) => {
@@ -116,7 +131,7 @@ export const feedbackTrainer: Topology = {
       const raw = await writes.get(rowKey(scope, label.trace_id))
       if (raw === undefined) { writes.put(pendingKey(scope, label.trace_id), json(label)); return }
       const row = JSON.parse(raw.toString()) as Row
-      if (row.learned === label.label) return
+      if (row.learned === label.label || row.late === 1) return
       const l = await learnerOf(scope, batch)
       // a label after the guard counted the row as matured corrects its figures
       if (row.g !== undefined && row.gm === 1) guard.relabelled(l.runs, row.g, label.label === 1)

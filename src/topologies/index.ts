@@ -13,7 +13,7 @@ import type { CaseRecord } from '../domain/records/cases.js'
 import type { WebhookRecord } from '../domain/records/webhooks.js'
 
 /**
- * When the model trainer retrains a tenant's trees: every `everyHours` of event time, on the labelled decisions of
+ * When the model trainer retrains a tenant's trees: every `everyHours` of recorded time, on the labelled decisions of
  * the `windowDays` before the maturity horizon, once they hold `minFrauds` frauds; legitimate decisions sampled
  * at `negativeSamplePercent` (weighted back).
  */
@@ -22,6 +22,8 @@ export interface TreeTrainingSettings { everyHours: number, windowDays: number, 
 /** The settings topologies read (a part of the process configuration, app/config.ts). */
 export interface TopologySettings {
   labelMaturityDays: number
+  /** Decisions recorded more than this after their event time are not learned from (feedback.ts). */
+  lateEventHours: number
   modelPublishIntervalMs: number
   modelTrees: TreeTrainingSettings
   webhookTimeoutMs: number

@@ -41,7 +41,7 @@ function scoredBaseline (forest: Forest, rows: readonly TrainingRow[]): ScoreBas
 }
 
 const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
-/** The training index: (scope, event time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
+/** The training index: (scope, recorded time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
 const trainingKey = (s: Scope, t: number, trace: string) => stateKey(TAG.learner, 't', ...scopeParts(s), String(t).padStart(15, '0'), trace)
 /** The forests of the scope's champion and challenger, by version. */
 const forestKey = (s: Scope, version: string) => stateKey(TAG.learner, 'o', ...scopeParts(s), version)
@@ -59,14 +59,15 @@ function shareOf (trace: string): number {
 
 /**
  * The trees of every tenant and mode the feedback topology learns for: their training index, their refreshes
- * in a worker thread every `everyHours` of event time, and champion and challenger.
+ * in a worker thread every `everyHours` of recorded time (when the service recorded the decisions, never their
+ * event_time: feedback.ts), and champion and challenger.
  * - The first trees become the champion (the online linear model was the fallback until then).
  * - Each later training is a challenger: it scores in shadow, and once the decisions that matured after its
  *   training horizon hold `minFrauds` frauds, it is compared with the champion on them (evaluateChallenger) and
  *   promoted or rejected. While it waits, no newer challenger is trained.
  * - A promoted champion rolls back to the champion before it when its live scores drift from those it was
  *   promoted on (population stability index over PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS
- *   over a day of event time, drift.ts), or when its quality does: on the decisions matured since its
+ *   over a day of recorded time, drift.ts), or when its quality does: on the decisions matured since its
  *   promotion (once they hold `minFrauds` frauds) the champion before it does better by more than
  *   QUALITY_ROLLBACK_MARGIN (challenger.ts). A challenger pending then is compared with the restored one.
  * Every step is a record on `models` (the registry shows champion and challenger) and an audit entry.
@@ -138,7 +139,7 @@ export class TreeTrainer {
     return { throughMs, quality, verdict, forest, baseline: champion === undefined ? scoredBaseline(forest, rows) : undefined, rows: rows.length, frauds: n }
   }
 
-  /** Counts a decision's score (at its event time) in its champion's live distribution, when the champion scored it. */
+  /** Counts a decision's score (at its recorded time) in its champion's live distribution, when the champion scored it. */
   observe (s: LearnerState, modelVersion: string, score: number, atMs: number): void {
     const c = s.champion
     if (c?.baseline === undefined || c.version !== modelVersion) return

@@ -6,6 +6,8 @@ import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.j
 
 let app: App
 const NOW = Date.parse('2026-11-23T12:00:00Z')
+/** The service's clock: labels mature by when the service recorded a decision, so the learning test moves it. */
+let now = NOW
 const DAY = 86_400_000
 const call = (method: 'GET' | 'POST', url: string, payload?: object, key?: string) => app.server.inject({ method, url, headers: auth(key), payload })
 const score = async (body: object, key?: string) => {
@@ -20,7 +22,7 @@ let stopEvents: () => Promise<void>
 beforeAll(async () => {
   // The online model is what this file tests: no trees (test/api/trees.test.ts), whose first training would become
   // the tenant's model in a race with the online version the test waits for once 30 frauds have matured.
-  app = await startTestApp({ MODEL_PUBLISH_INTERVAL_MS: '100', LABEL_MATURITY_DAYS: '2', MODEL_MIN_FRAUDS: '1000000' }, { clock: () => NOW })
+  app = await startTestApp({ MODEL_PUBLISH_INTERVAL_MS: '100', LABEL_MATURITY_DAYS: '2', MODEL_MIN_FRAUDS: '1000000' }, { clock: () => now })
   const sub = await app.log.subscribe({ group: 'test-adaptive-events', topics: [app.topics.events], onBatch: async rs => { for (const r of rs) events.push(parseEvent(r.value)) } })
   stopEvents = () => sub.close()
 })
@@ -109,7 +111,10 @@ describe('risk settings and the online model', () => {
   })
 
   it('learns from fraud labels and matured decisions, publishes a new version that later decisions record', async () => {
-    const at = (daysAgo: number) => Math.floor((NOW - daysAgo * DAY) / 1000)
+    const at = (daysAgo: number) => {
+      now = NOW - daysAgo * DAY // the service records them then (an event_time alone would make them late)
+      return Math.floor(now / 1000)
+    }
     const probe = { event: 'payment', amount: 75, email: 'p@gmail.com', event_time: at(0) }
     const trainedBefore = (await call('GET', '/v1/risk_settings')).json().model.trained_labels
     const before = await score(probe)
@@ -120,7 +125,7 @@ describe('risk settings and the online model', () => {
       await call('POST', `/v1/cases/${c.id}/disposition`, { outcome: 'fraud', analyst: 'ana' })
       await score({ event: 'payment', amount: 75, email: `l${i}@example.com`, event_time: at(6) })
     }
-    await score({ event: 'payment', amount: 1, event_time: at(0) }) // moves the watermark: the unlabelled ones mature
+    await score({ event: 'payment', amount: 1, event_time: at(0) }) // 6 days on, it moves the watermark: the unlabelled ones mature
     const settings = await eventually(async () => {
       const s = (await call('GET', '/v1/risk_settings')).json()
       return s.model.trained_labels >= trainedBefore + 60 ? s : undefined

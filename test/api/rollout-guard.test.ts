@@ -4,6 +4,8 @@ import { auth, eventually, startTestApp } from '../support/app.js'
 
 let app: App
 const NOW = Date.parse('2026-11-23T12:00:00Z')
+/** The service's clock: labels mature by when the service recorded a decision, so the test moves it. */
+let now = NOW
 const DAY = 86_400_000
 const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.server.inject({ method, url, headers: auth(), payload })
 const score = async (body: object) => {
@@ -17,7 +19,7 @@ const stopped = (pack: string) => eventually(async () => {
   return r.status === 'stopped' ? r : undefined
 }, 20000, `${pack} stopped`)
 
-beforeAll(async () => { app = await startTestApp({ LABEL_MATURITY_DAYS: '2', MODEL_PUBLISH_INTERVAL_MS: '100' }, { clock: () => NOW }) })
+beforeAll(async () => { app = await startTestApp({ LABEL_MATURITY_DAYS: '2', MODEL_PUBLISH_INTERVAL_MS: '100' }, { clock: () => now }) })
 afterAll(async () => { await app.close() })
 
 describe('rollouts that stop themselves', () => {
@@ -33,7 +35,10 @@ describe('rollouts that stop themselves', () => {
   })
 
   it('stops a pack whose precision on matured labels falls below its minimum, and keeps a precise one', async () => {
-    const at = (daysAgo: number, i: number) => Math.floor((NOW - daysAgo * DAY + i * 60_000) / 1000)
+    const at = (daysAgo: number, i: number) => {
+      now = NOW - daysAgo * DAY + i * 60_000 // the service records them then (an event_time alone would make them late)
+      return Math.floor(now / 1000)
+    }
     await call('POST', '/v1/rules', { id: 'big_payment', name: 'Big payment', expression: 'request.event == "payment" && request.amount > 500.0', action: 'flag', mode: 'shadow' })
     await call('POST', '/v1/rules', { id: 'huge_payout', name: 'Huge payout', expression: 'request.event == "payout" && request.amount > 5000.0', action: 'flag', mode: 'shadow' })
     const conditions = { min_precision: 0.5, min_matured_hits: 6 }
@@ -54,7 +59,7 @@ describe('rollouts that stop themselves', () => {
     expect((await rollout('vague')).status).toBe('running') // nothing matured yet
     // the feedback topology learned the 7 labels (a model version counts them) before the horizon passes
     await eventually(async () => (await call('GET', '/v1/risk_settings')).json().model.trained_labels >= 7 || undefined, 20000, 'labels learned')
-    await score({ event: 'payment', amount: 10, user_id: 'watermark', event_time: at(0, 0) }) // the maturity horizon passes them
+    await score({ event: 'payment', amount: 10, user_id: 'watermark', event_time: at(0, 0) }) // 5 days on: the maturity horizon passes them
     const r = await stopped('vague')
     expect(r.stopped).toMatchObject({ reason: 'precision', decisions: 13, hits: 6, matured_hits: 6, matured_frauds: 2, precision: 0.3333, hit_rate: 0.4615 })
     expect((await rollout('precise')).status).toBe('running')

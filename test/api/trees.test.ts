@@ -7,6 +7,8 @@ import { auth, eventually, LIVE_KEY, startTestApp } from '../support/app.js'
 
 let app: App
 const NOW = Date.parse('2026-11-23T12:00:00Z')
+/** The service's clock: labels mature by when the service recorded a decision, so the test moves it. */
+let now = NOW
 const DAY = 86_400_000
 const call = (method: 'GET' | 'POST', url: string, payload?: object, key?: string) => app.server.inject({ method, url, headers: auth(key), payload })
 const score = async (body: object) => {
@@ -19,13 +21,16 @@ const recorded = async (traceId: string) => (await call('GET', `/v1/transactions
 beforeAll(async () => {
   app = await startTestApp({
     MODEL_PUBLISH_INTERVAL_MS: '100', LABEL_MATURITY_DAYS: '2', MODEL_MIN_FRAUDS: '10', MODEL_TRAINING_DAYS: '10', MODEL_NEGATIVE_SAMPLE_PERCENT: '50'
-  }, { clock: () => NOW })
+  }, { clock: () => now })
 })
 afterAll(async () => { await app.close() })
 
 describe('gradient-boosted trees from dispositions', () => {
   it('are trained off the request path once enough frauds matured, replace the linear model, and explain with risk-raising signals only', async () => {
-    const at = (daysAgo: number, hour: number) => Math.floor((NOW - daysAgo * DAY + hour * 3_600_000) / 1000)
+    const at = (daysAgo: number, hour: number) => {
+      now = NOW - daysAgo * DAY + hour * 3_600_000 // the service records them then (an event_time alone would make them late)
+      return Math.floor(now / 1000)
+    }
     let n = 0
     for (let day = 12; day >= 3; day--) {
       for (let i = 0; i < 16; i++) await score({ event: 'payment', amount: 20 + (i * 7) % 50, user_id: `u${n++}`, terminal_id: `t${i % 4}`, event_time: at(day, i % 12) })

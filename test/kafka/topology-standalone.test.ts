@@ -86,7 +86,9 @@ describe.skipIf(brokers === undefined)('feedback, async-scorer and signal-update
 
   it('publishes a model the API scores with, and score.async / signal.updated events, from topology processes', async () => {
     const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('m')}.`, DEFAULT_TENANT_ID: 'ten_adaptive', MODEL_PUBLISH_INTERVAL_MS: '200', LABEL_MATURITY_DAYS: '1' }
-    api = await startTestApp({ ...env, TOPOLOGIES: 'none' })
+    // The first decisions happen 3 days back by the service's clock too: labels mature by when it recorded them.
+    let clockOffsetMs = -3 * 86_400_000
+    api = await startTestApp({ ...env, TOPOLOGIES: 'none' }, { clock: () => Date.now() + clockOffsetMs })
     for (const name of ['feedback', 'async-scorer', 'signal-updater', 'case-opener']) processes.push(await startTopology(name, { ...env, DATA_DIR: tempDir('fds-topology-'), LOG_LEVEL: 'info' }))
     const events: ServiceEvent[] = []
     const sub = await api.log.subscribe({ group: uniqueName('events'), topics: [api.topics.events], onBatch: async rs => { for (const r of rs) events.push(parseEvent(r.value)) } })
@@ -100,6 +102,7 @@ describe.skipIf(brokers === undefined)('feedback, async-scorer and signal-update
       const second = (await call('POST', '/v1/score', { event: 'payment', amount: 80, user_id: 'k-2', device_id: 'k-dev', event_time: now - 3 * 86400 })).json()
       const c = await eventually(async () => (await call('POST', '/v1/cases', { trace_id: first.trace_id, reason: 'chargeback' })).json().id, 30000, 'case opened')
       expect((await call('POST', `/v1/cases/${c}/disposition`, { outcome: 'fraud', analyst: 'ana' })).statusCode).toBe(200)
+      clockOffsetMs = 0
       await call('POST', '/v1/score', { event: 'payment', amount: 5, user_id: 'k-3', event_time: now })
       const model = await eventually(async () => {
         const s = (await call('GET', '/v1/risk_settings')).json()

@@ -18,6 +18,10 @@ export interface DecisionContext {
   model: ScoringModel
   overrides: Override[]
   caseGates: CaseGate[]
+  /**
+   * When the service recorded the decision: its arrival, never the request's event_time (a replay deployment's
+   * RECORDED_TIME=event_time aside). The Stage 3 gates in force then apply.
+   */
   now_ms: number
   /** Tenant id: part of the rollout hash. */
   tenant: string

@@ -10,12 +10,13 @@ const unchanged = (action: Action): OverrideOutcome => ({ action, gate: null })
  * 1. admin overrides: force the action for a subject until they expire; the newest matching one wins;
  * 2. case review outcomes of earlier cases about the same subject (the newest wins): `safe` demotes `flag`
  *    to `approve` until its demotion ends, `fraud` and `chargeback` promote anything to `reject`.
- * Only gates in force at the event's time count. `gate` names the gate that changed the action.
+ * Only gates in force when the service recorded the decision count (`recordedMs`: its arrival, never the
+ * request's event_time, so a backdated event is gated like any other). `gate` names the gate that changed the action.
  */
-export function applyOverrides (request: ScoreRequest, action: Action, overrides: readonly Override[], caseGates: readonly CaseGate[], nowMs: number): OverrideOutcome {
+export function applyOverrides (request: ScoreRequest, action: Action, overrides: readonly Override[], caseGates: readonly CaseGate[], recordedMs: number): OverrideOutcome {
   let admin: Override | undefined
   for (const o of overrides) {
-    if (o.created_ms > nowMs || (o.expires_at_ms !== null && o.expires_at_ms <= nowMs)) continue
+    if (o.created_ms > recordedMs || (o.expires_at_ms !== null && o.expires_at_ms <= recordedMs)) continue
     if (subjectValue(request, o.subject) !== o.value) continue
     if (admin === undefined || o.id > admin.id) admin = o
   }
@@ -23,7 +24,7 @@ export function applyOverrides (request: ScoreRequest, action: Action, overrides
 
   let review: CaseGate | undefined
   for (const g of caseGates) {
-    if (g.at_ms > nowMs || (g.until_ms !== null && g.until_ms <= nowMs)) continue
+    if (g.at_ms > recordedMs || (g.until_ms !== null && g.until_ms <= recordedMs)) continue
     if (review === undefined || g.at_ms > review.at_ms) review = g
   }
   if (review === undefined) return unchanged(action)

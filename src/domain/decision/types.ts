@@ -157,7 +157,7 @@ export interface Override {
 export interface CaseGate {
   case_id: string
   outcome: 'fraud' | 'safe' | 'chargeback'
-  /** When the outcome was set: only decisions at or after it are gated (event time). */
+  /** When the outcome was set: only decisions recorded at or after it are gated (arrival time, not event time). */
   at_ms: number
   /** `safe` demotions end then; fraud and chargeback gates do not expire. */
   until_ms: number | null

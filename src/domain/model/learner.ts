@@ -1,17 +1,19 @@
-import { INPUTS } from './inputs.js'
+import { clip, INPUTS } from './inputs.js'
 import type { ScoreBaseline } from './drift.js'
 import { PRIOR, type LinearModel, type ScoringModel } from './model.js'
 
 /**
  * Online logistic regression, per tenant and mode: one AdaGrad step per labelled decision, pulled towards
  * the global prior (L2 on the distance to PRIOR), so a tenant with few labels stays close to the prior and
- * one with many learns its own traffic. Pure: the trainer topology persists and publishes it.
+ * one with many learns its own traffic. One label's step is bounded: it changes the log-odds of any decision
+ * by at most MAX_LABEL_LOGIT_STEP (its score by at most a quarter of that). Pure: the trainer topology persists
+ * and publishes it.
  */
 export interface LearnerState {
   bias: number
   /** In INPUTS order. */
   weights: number[]
-  /** AdaGrad accumulators: bias first, then INPUTS order. */
+  /** AdaGrad accumulators of the scaled gradients (learn): bias first, then INPUTS order. */
   squares: number[]
   /** Labelled decisions learned from. */
   trained: number
@@ -19,7 +21,7 @@ export interface LearnerState {
   published: number
   /** `trained` when the last version was published. */
   publishedAt: number
-  /** Latest decision event time seen (ms): decisions older than this minus the maturity delay are labelled. */
+  /** Latest time a decision was recorded (ms): decisions recorded before this minus the maturity delay are labelled. */
   watermarkMs: number
   trainedThroughMs: number
   /** Event time up to which the last trees were trained, or tried to be (0: never; absent in older states). */
@@ -31,7 +33,7 @@ export interface LearnerState {
   challenger?: TreesVersion
 }
 
-/** A trees version and the event time it was trained through. */
+/** A trees version and the recorded time it was trained through. */
 export interface TreesVersion { version: string, throughMs: number }
 
 /**
@@ -43,9 +45,9 @@ export interface Champion extends TreesVersion {
   promotedThroughMs?: number
   baseline?: ScoreBaseline
   live?: number[]
-  /** Event time of the first live decision counted. */
+  /** Recorded time of the first live decision counted. */
   liveFromMs?: number
-  /** Event time of the latest live decision counted. */
+  /** Recorded time of the latest live decision counted. */
   liveToMs?: number
   previous?: TreesVersion & { baseline?: ScoreBaseline }
 }
@@ -55,6 +57,17 @@ const LEARNING_RATE = 0.1
 const PRIOR_PULL = 1e-5
 /** Starting accumulator: damps the first steps. */
 const INITIAL_SQUARE = 1
+/**
+ * The most one label may change the log-odds of any decision: a score moves by at most a quarter of it (the
+ * logistic function's steepest slope), 0.05. AdaGrad's first steps are about LEARNING_RATE per weight whatever
+ * the input's scale, so unbounded, one fraud on a fresh tenant moved `amount_linear` (up to 50) by 0.1 and a
+ * new user's 20,000 payment from 0.47 to 0.99.
+ */
+export const MAX_LABEL_LOGIT_STEP = 0.2
+/** The score change MAX_LABEL_LOGIT_STEP allows at most. */
+export const MAX_LABEL_SCORE_STEP = MAX_LABEL_LOGIT_STEP / 4
+/** Every linear input has a bound (inputs.ts). */
+const BOUNDS = INPUTS.map(i => i.bound!)
 
 export function newLearner (model: ScoringModel, trained = 0): LearnerState {
   const start = model.kind === 'trees' ? PRIOR : model
@@ -72,21 +85,45 @@ export function newLearner (model: ScoringModel, trained = 0): LearnerState {
   }
 }
 
-/** One step on a decision's input values (inputValues(features)), its label (1 fraud, 0 legitimate) and event time. */
-export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1, eventTimeMs: number): void {
+/**
+ * The most a change of weights (`dBias`, `dWeights` in INPUTS order) changes the log-odds of any decision:
+ * |dBias| + sum |dWeight| x bound, every input's value lying within its bound (inputs.ts).
+ */
+export function largestLogitChange (dBias: number, dWeights: ArrayLike<number>): number {
+  let reach = Math.abs(dBias)
+  for (let i = 0; i < INPUTS.length; i++) if (dWeights[i] !== 0) reach += Math.abs(dWeights[i]!) * BOUNDS[i]!
+  return reach
+}
+
+/**
+ * One step on a decision's input values (inputValues(features)), its label (1 fraud, 0 legitimate) and the
+ * time the service recorded it. AdaGrad on the inputs scaled to -1..1 by their bounds (so that an input of a
+ * wide range, the amount up to 50, moves no faster than a flag), scaled down as a whole when it would change
+ * some decision's log-odds by more than MAX_LABEL_LOGIT_STEP. The accumulators take the whole gradient.
+ */
+export function learn (s: LearnerState, x: ArrayLike<number>, y: 0 | 1, recordedMs: number): void {
+  const n = INPUTS.length
+  const v = Array.from({ length: n }, (_, i) => clip(x[i] ?? 0, BOUNDS[i])) // rows kept before the bounds
   let z = s.bias
-  for (let i = 0; i < INPUTS.length; i++) z += s.weights[i]! * x[i]!
+  for (let i = 0; i < n; i++) z += s.weights[i]! * v[i]!
   const error = 1 / (1 + Math.exp(-z)) - y
   s.squares[0]! += error * error
-  s.bias -= LEARNING_RATE * error / Math.sqrt(s.squares[0]!)
-  for (let i = 0; i < INPUTS.length; i++) {
-    const grad = error * x[i]! + PRIOR_PULL * (s.weights[i]! - (PRIOR.weights[INPUTS[i]!.name] ?? 0))
+  const dBias = -LEARNING_RATE * error / Math.sqrt(s.squares[0]!)
+  // in scaled units: input v / bound, weight w x bound, so a weight's step is its largest effect on the log-odds
+  const dScaled = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const b = BOUNDS[i]!
+    const grad = error * v[i]! / b + PRIOR_PULL * b * (s.weights[i]! - (PRIOR.weights[INPUTS[i]!.name] ?? 0))
     if (grad === 0) continue
     s.squares[i + 1]! += grad * grad
-    s.weights[i]! -= LEARNING_RATE * grad / Math.sqrt(s.squares[i + 1]!)
+    dScaled[i] = -LEARNING_RATE * grad / Math.sqrt(s.squares[i + 1]!)
   }
+  const reach = dScaled.reduce((sum, d) => sum + Math.abs(d), Math.abs(dBias))
+  const scale = reach > MAX_LABEL_LOGIT_STEP ? MAX_LABEL_LOGIT_STEP / reach : 1
+  s.bias += scale * dBias
+  for (let i = 0; i < n; i++) s.weights[i]! += scale * dScaled[i]! / BOUNDS[i]!
   s.trained++
-  s.trainedThroughMs = Math.max(s.trainedThroughMs, eventTimeMs)
+  s.trainedThroughMs = Math.max(s.trainedThroughMs, recordedMs)
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6

@@ -9,7 +9,13 @@ export interface TransactionRecord {
   trace_id: string
   tenant_id: string
   livemode: boolean
+  /** The decision's event time (the request's event_time when given, else its arrival). */
   created_ms: number
+  /**
+   * When the service recorded the decision: its arrival by the service's clock (RECORDED_TIME=event_time: its
+   * event time). Labels mature and Stage 3 gates apply by it. Absent in records from before it: recordedMsOf.
+   */
+  recorded_ms?: number
   request: ScoreRequest
   decision: Decision
   ruleset_version: string
@@ -67,7 +73,8 @@ export function toEvent (r: TransactionRecord): DecisionRecorded {
     overrideGate: r.override_gate ?? '',
     baseAction: r.base_action,
     ruleErrors: r.rule_errors.map(e => create(RuleErrorSchema, { ruleId: e.id, error: e.error })),
-    rolloutBuckets: r.rollout_buckets
+    rolloutBuckets: r.rollout_buckets,
+    recordedMs: BigInt(r.recorded_ms ?? 0)
   })
 }
 
@@ -121,9 +128,13 @@ export function fromEvent (e: DecisionRecorded): TransactionRecord {
     rule_errors: e.ruleErrors.map(x => ({ id: x.ruleId, error: x.error })),
     rollout_buckets: { ...e.rolloutBuckets },
     origin_id: e.originId,
-    origin_seq: Number(e.originSeq)
+    origin_seq: Number(e.originSeq),
+    ...(e.recordedMs === 0n ? {} : { recorded_ms: Number(e.recordedMs) })
   }
 }
+
+/** When the service recorded a decision; a record from before recorded_ms existed was recorded at its event time. */
+export const recordedMsOf = (r: Pick<TransactionRecord, 'created_ms' | 'recorded_ms'>): number => r.recorded_ms ?? r.created_ms
 
 export const encodeEvent = (r: TransactionRecord): Uint8Array => toBinary(DecisionRecordedSchema, toEvent(r))
 export const decodeEvent = (b: Uint8Array): TransactionRecord => fromEvent(fromBinary(DecisionRecordedSchema, b))

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/events.proto.
  */
 export const file_fraud_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChVmcmF1ZC92MS9ldmVudHMucHJvdG8SCGZyYXVkLnYxIsYEChBEZWNpc2lvblJlY29yZGVkEhAKCHRyYWNlX2lkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBISCgpjcmVhdGVkX21zGAQgASgDEhEKCW9yaWdpbl9pZBgFIAEoCRISCgpvcmlnaW5fc2VxGAYgASgEEicKB3JlcXVlc3QYByABKAsyFi5mcmF1ZC52MS5TY29yZVJlcXVlc3QSJAoIZGVjaXNpb24YCCABKAsyEi5mcmF1ZC52MS5EZWNpc2lvbhIXCg9ydWxlc2V0X3ZlcnNpb24YCSABKAkSFQoNbW9kZWxfdmVyc2lvbhgKIAEoCRI6CghmZWF0dXJlcxgLIAMoCzIoLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuRmVhdHVyZXNFbnRyeRIVCg1vdmVycmlkZV9nYXRlGAwgASgJEhMKC2Jhc2VfYWN0aW9uGA0gASgJEigKC3J1bGVfZXJyb3JzGA4gAygLMhMuZnJhdWQudjEuUnVsZUVycm9yEkcKD3JvbGxvdXRfYnVja2V0cxgPIAMoCzIuLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuUm9sbG91dEJ1Y2tldHNFbnRyeRovCg1GZWF0dXJlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAToCOAEaNQoTUm9sbG91dEJ1Y2tldHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIisKCVJ1bGVFcnJvchIPCgdydWxlX2lkGAEgASgJEg0KBWVycm9yGAIgASgJYgZwcm90bzM", [file_fraud_v1_score]);
+  fileDesc("ChVmcmF1ZC92MS9ldmVudHMucHJvdG8SCGZyYXVkLnYxItsEChBEZWNpc2lvblJlY29yZGVkEhAKCHRyYWNlX2lkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBISCgpjcmVhdGVkX21zGAQgASgDEhEKCW9yaWdpbl9pZBgFIAEoCRISCgpvcmlnaW5fc2VxGAYgASgEEicKB3JlcXVlc3QYByABKAsyFi5mcmF1ZC52MS5TY29yZVJlcXVlc3QSJAoIZGVjaXNpb24YCCABKAsyEi5mcmF1ZC52MS5EZWNpc2lvbhIXCg9ydWxlc2V0X3ZlcnNpb24YCSABKAkSFQoNbW9kZWxfdmVyc2lvbhgKIAEoCRI6CghmZWF0dXJlcxgLIAMoCzIoLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuRmVhdHVyZXNFbnRyeRIVCg1vdmVycmlkZV9nYXRlGAwgASgJEhMKC2Jhc2VfYWN0aW9uGA0gASgJEigKC3J1bGVfZXJyb3JzGA4gAygLMhMuZnJhdWQudjEuUnVsZUVycm9yEkcKD3JvbGxvdXRfYnVja2V0cxgPIAMoCzIuLmZyYXVkLnYxLkRlY2lzaW9uUmVjb3JkZWQuUm9sbG91dEJ1Y2tldHNFbnRyeRITCgtyZWNvcmRlZF9tcxgQIAEoAxovCg1GZWF0dXJlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAToCOAEaNQoTUm9sbG91dEJ1Y2tldHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIisKCVJ1bGVFcnJvchIPCgdydWxlX2lkGAEgASgJEg0KBWVycm9yGAIgASgJYgZwcm90bzM", [file_fraud_v1_score]);
 
 /**
  * One record on the `decisions` topic per decision returned to a client.
@@ -109,6 +109,15 @@ export type DecisionRecorded = Message<"fraud.v1.DecisionRecorded"> & {
    * @generated from field: map<string, double> rollout_buckets = 15;
    */
   rolloutBuckets: { [key: string]: number };
+
+  /**
+   * When the service recorded the decision (its arrival by the service's clock), in milliseconds since the
+   * epoch: labels mature and Stage 3 gates apply by it, never by the client's event time. 0 in records written
+   * before it existed (read as created_ms).
+   *
+   * @generated from field: int64 recorded_ms = 16;
+   */
+  recordedMs: bigint;
 };
 
 /**
