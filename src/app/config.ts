@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { TreeTrainingSettings } from '../topologies/index.js'
+import { DEFAULT_RULE_BUDGET_MS } from '../domain/rules/budget.js'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -38,6 +39,8 @@ export interface Config {
   mtlsPort: number | undefined
   mtlsCertFile: string | undefined
   mtlsKeyFile: string | undefined
+  /** Time the rules of one score request may take (docs/rules.md, "Runtime budget"). */
+  ruleBudgetMs: number
   /** Token bucket per API key (per instance): sustained requests per second and burst. */
   rateLimitPerSecond: number
   rateLimitBurst: number
@@ -94,6 +97,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     mtlsPort: env.MTLS_PORT === undefined || env.MTLS_PORT === '' ? undefined : int(env, 'MTLS_PORT', 0, 0, 65535),
     mtlsCertFile: env.MTLS_CERT_FILE === '' ? undefined : env.MTLS_CERT_FILE,
     mtlsKeyFile: env.MTLS_KEY_FILE === '' ? undefined : env.MTLS_KEY_FILE,
+    ruleBudgetMs: int(env, 'RULE_BUDGET_MS', DEFAULT_RULE_BUDGET_MS, 1, 10_000),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),

@@ -1,6 +1,7 @@
 import { observeDecisions } from './decision-metrics.js'
-import { decide } from '../domain/decision/decide.js'
+import { decide, type DecisionContext } from '../domain/decision/decide.js'
 import { counterfactualOf } from '../domain/decision/counterfactual.js'
+import { DEFAULT_RULE_BUDGET_MS, RuleBudget } from '../domain/rules/budget.js'
 import { policyOf } from '../domain/decision/default-policy.js'
 import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decision/types.js'
 import { extractFeatures, ruleSignals, type FeatureInputs } from '../domain/features/extract.js'
@@ -67,7 +68,9 @@ export class ScoringService {
     /** Called after each durable write with the decisions (outbox entries) it recorded, and their requests' traceparents. */
     private readonly onRecorded: (records: readonly TransactionRecord[], traceparents: ReadonlyArray<string | undefined>) => void,
     private readonly rulesets: RulesetSource,
-    private readonly views: ScoringViews
+    private readonly views: ScoringViews,
+    /** Time the rules of one request may take, counterfactual included. */
+    private readonly ruleBudgetMs = DEFAULT_RULE_BUDGET_MS
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
@@ -136,16 +139,13 @@ export class ScoringService {
     gates: { overrides: Override[], caseGates: CaseGate[] }): { decision: Decision, record: TransactionRecord, ops: WriteOp[] } {
     const { scope, request, nowMs } = call
     const features = extractFeatures(request, inputs)
-    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId }
+    // One budget for every rule this request evaluates: the decision's, then its counterfactual's re-decisions.
+    const budget = new RuleBudget(this.ruleBudgetMs, () => performance.now())
+    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId, budget }
     const evaluation = decide(request, context)
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
-    if (decision.action !== 'approve') {
-      decision.counterfactual = counterfactualOf(request, changed => {
-        const changedFeatures = extractFeatures(changed, inputs)
-        return decide(changed, { ...context, features: changedFeatures, signals: ruleSignals(changedFeatures) }).decision.action === 'approve'
-      }) ?? null
-    }
+    if (decision.action !== 'approve') decision.counterfactual = this.counterfactual(request, inputs, context, budget)
     const seq = this.outbox.nextSeq()
     const record: TransactionRecord = {
       trace_id: call.traceId,
@@ -169,7 +169,26 @@ export class ScoringService {
     // The outbox entry refers to the transaction record: its bytes are written once.
     return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
+
+  /** The counterfactual, or null when none would approve or when the rule budget ran out while searching. */
+  private counterfactual (request: ScoreRequest, inputs: FeatureInputs, context: DecisionContext, budget: RuleBudget): Decision['counterfactual'] {
+    if (budget.spent()) return null
+    try {
+      return counterfactualOf(request, changed => {
+        const changedFeatures = extractFeatures(changed, inputs)
+        const approved = decide(changed, { ...context, features: changedFeatures, signals: ruleSignals(changedFeatures) }).decision.action === 'approve'
+        if (budget.exhausted) throw new BudgetSpent()
+        return approved
+      }) ?? null
+    } catch (err) {
+      if (err instanceof BudgetSpent) return null
+      throw err
+    }
+  }
 }
+
+/** Ends a counterfactual search once the request's rule budget is spent: its answer would not be one. */
+class BudgetSpent extends Error {}
 
 /** A decided call whose writes are not yet durable. */
 interface Prepared { decision: Decision, record: TransactionRecord, ops: WriteOp[], velocity: VelocityView }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Action, Rule, Ruleset } from '../decision/types.js'
-import { compileRule, type CompiledRule } from './language.js'
+import { compileRule, RuleSyntaxError, type CompiledRule } from './language.js'
+import { PatternCache } from './regex.js'
 import { compileList, type ListMatcher } from './lists.js'
 import { MODEL_NEEDS } from '../features/model-needs.js'
 import { featureName, type VelocityNeed } from '../features/velocity-spec.js'
@@ -33,8 +34,26 @@ export function inEvaluationOrder (entries: CompiledRuleEntry[]): CompiledRuleEn
   return entries.sort((a, b) => byEvaluationOrder(a.rule, b.rule))
 }
 
-function ordered (rules: Rule[]): CompiledRuleEntry[] {
-  return inEvaluationOrder(rules.map(rule => ({ rule, program: compileRule(rule.expression) })))
+/**
+ * A stored rule that no longer compiles (saved before a check the language has now, such as the cost limit or
+ * RE2 patterns) never runs: every evaluation reports why, in the decision's `rule_errors`, and it does not match.
+ */
+function refused (expression: string, err: RuleSyntaxError): CompiledRule {
+  const error = `refused: ${err.message} (line ${err.position.line}, column ${err.position.column}); save the rule again once fixed`
+  return { expression, needs: [], cost: 0, evaluate: () => ({ matched: false, error }) }
+}
+
+function compileStored (expression: string, patterns: PatternCache): CompiledRule {
+  try {
+    return compileRule(expression, patterns)
+  } catch (err) {
+    if (err instanceof RuleSyntaxError) return refused(expression, err)
+    throw err
+  }
+}
+
+function ordered (rules: Rule[], patterns: PatternCache): CompiledRuleEntry[] {
+  return inEvaluationOrder(rules.map(rule => ({ rule, program: compileStored(rule.expression, patterns) })))
 }
 
 export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
@@ -45,11 +64,13 @@ export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
   const packOf = new Map<string, string>()
   for (const r of rollouts) for (const id of r.rule_ids) packOf.set(id, r.pack)
   const shadow = active.filter(r => r.mode === 'shadow')
+  // One pattern cache per ruleset compile: rules naming the same regular expression share its RE2 program.
+  const patterns = new PatternCache()
   const compiled = {
     version: ruleset.version,
-    enforce: ordered(active.filter(r => r.mode === 'enforce')),
-    shadow: ordered(shadow.filter(r => !packOf.has(r.id))),
-    packs: rollouts.filter(r => r.status !== 'stopped').map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack)) })),
+    enforce: ordered(active.filter(r => r.mode === 'enforce'), patterns),
+    shadow: ordered(shadow.filter(r => !packOf.has(r.id)), patterns),
+    packs: rollouts.filter(r => r.status !== 'stopped').map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack), patterns) })),
     lists
   }
   const needs = new Map(MODEL_NEEDS.map(n => [featureName(n), n]))
