@@ -73,7 +73,8 @@ export class RuleWorker {
       worker.once('error', reject)
       worker.once('exit', code => reject(new Error(`the rule worker exited with code ${code} while starting`)))
     })
-    // A worker that dies (or fails to start) is replaced by the next job.
+    // A worker that dies (or fails to start) is replaced by the next job; its error fails the job it ran.
+    worker.on('error', () => {})
     worker.once('exit', () => { if (this.worker === worker) { this.worker = undefined; this.ready = undefined } })
     this.ready = ready
     return ready
