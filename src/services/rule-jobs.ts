@@ -10,14 +10,16 @@ import { ApiError } from './errors.js'
 import { RuleWorker, RuleWorkerBusy, RuleWorkerTimeout, type Post } from './rule-worker.js'
 import type { BacktestOutcome, Checked, ExpressionProblem } from './rule-worker-thread.js'
 
+export interface RuleJobLimits { validateMs: number, backtestMs: number, backtestRecords: number }
+
 /** Time bounds of the rule worker's jobs (docs/rules.md, "Off the event loop"; docs/limits.md). */
-export const RULE_JOB_LIMITS = {
+export const RULE_JOB_LIMITS: Readonly<RuleJobLimits> = {
   /** A validation compiles one expression of at most 4,000 characters: milliseconds; this is a safety net. */
   validateMs: 5_000,
   /** A backtest reads and evaluates at most `backtestRecords` stored decisions. */
   backtestMs: 30_000,
   backtestRecords: 100_000
-} as const
+}
 
 /** Records sent to the worker per message, and bytes at most (copied into one transferred buffer). */
 const CHUNK_RECORDS = 500
@@ -51,11 +53,11 @@ function apiErrorOf (err: unknown, what: string, advice: string): unknown {
  * which decodes and evaluates them; only the matches' labels are looked up here afterwards.
  */
 export class RuleJobs {
-  constructor (private readonly worker = new RuleWorker()) {}
+  constructor (private readonly worker = new RuleWorker(), private readonly limits: Readonly<RuleJobLimits> = RULE_JOB_LIMITS) {}
 
   async validate (expression: string): Promise<Checked> {
     try {
-      return await this.worker.run<Checked>({ kind: 'validate', expression }, RULE_JOB_LIMITS.validateMs)
+      return await this.worker.run<Checked>({ kind: 'validate', expression }, this.limits.validateMs)
     } catch (err) {
       throw apiErrorOf(err, 'validation', 'shorten the expression.')
     }
@@ -79,8 +81,8 @@ export class RuleJobs {
         return post({ kind: 'records', data: data.buffer, ends }, [data.buffer])
       }
       let read = 0
-      for await (const [, value] of scan(state.db, gte, lt, { limit: RULE_JOB_LIMITS.backtestRecords + 1 })) {
-        if (++read > RULE_JOB_LIMITS.backtestRecords) { truncated = true; break }
+      for await (const [, value] of scan(state.db, gte, lt, { limit: this.limits.backtestRecords + 1 })) {
+        if (++read > this.limits.backtestRecords) { truncated = true; break }
         chunk.push(value)
         bytes += value.length
         if ((chunk.length >= CHUNK_RECORDS || bytes >= CHUNK_BYTES) && !flush()) return
@@ -90,7 +92,7 @@ export class RuleJobs {
     }
     let outcome: BacktestOutcome
     try {
-      outcome = await this.worker.run<BacktestOutcome>({ kind: 'backtest', expression: req.expression, lists: req.lists }, RULE_JOB_LIMITS.backtestMs, feed)
+      outcome = await this.worker.run<BacktestOutcome>({ kind: 'backtest', expression: req.expression, lists: req.lists }, this.limits.backtestMs, feed)
     } catch (err) {
       throw apiErrorOf(err, 'backtest', "narrow 'from' and 'to' or simplify the expression.")
     }
