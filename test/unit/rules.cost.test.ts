@@ -91,7 +91,7 @@ describe('rule cost estimate', () => {
     const small = costOf('request.user_id.matches("^(a+)+$")')
     expect(small).toBeLessThan(5_000)
     expect(costOf('custom.note.matches("^(a+)+$")')).toBeGreaterThan(small * 10)
-    const err = refusal('custom.note.matches("(\\\\p{L}|\\\\p{N}){1,1000}$")')
+    const err = refusal('custom.note.matches("[a-z]{1,500}x")')
     expect(err.message).toMatch(/^matches\(\) of a pattern of [\d,]+ RE2 instructions over up to 8,192 characters/)
     expect(err.position.column).toBe(1)
   })

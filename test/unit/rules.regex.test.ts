@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { activation, compileRule, RuleSyntaxError, type RuleInput } from '../../src/domain/rules/language.js'
-import { compilePattern, PatternCache, PatternError } from '../../src/domain/rules/regex.js'
-import { compileRuleset } from '../../src/domain/rules/ruleset.js'
+import { compilePattern, estimatedInstructions, MAX_PATTERN_INSTRUCTIONS, PatternCache, PatternError } from '../../src/domain/rules/regex.js'
+import { compileRuleset, RulesetCache } from '../../src/domain/rules/ruleset.js'
 import type { Rule } from '../../src/domain/decision/types.js'
 
 const input = (request: RuleInput['request']): RuleInput => ({ request, features: {}, signals: {}, lists: {} })
@@ -40,6 +40,20 @@ describe('matches() with RE2 semantics', () => {
     expect(syntaxError('request.user_id.matches("a{1001}")').message).toMatch(/invalid repeat count/)
   })
 
+  it('bounds what compiling costs: a pattern whose repetitions would make a large program is refused before RE2 compiles it', () => {
+    // Ordinary patterns are estimated far below the bound, and at or above what RE2 compiles them to.
+    for (const p of ['^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$', '[0-9]{13,19}', '^[0-9a-f]{8}-[0-9a-f]{4}-', 'a{1000}']) {
+      expect(estimatedInstructions(p), p).toBeLessThan(MAX_PATTERN_INSTRUCTIONS)
+      expect(estimatedInstructions(p), p).toBeGreaterThanOrEqual(compilePattern(p).instructions)
+    }
+    // [\pL\pN]{1,1000} takes RE2 tens of ms to compile (2,001 instructions of Unicode ranges).
+    expect(() => compilePattern('[\\pL\\pN]{1,1000}')).toThrow(/may compile to about [\d,]+ RE2 instructions, more than the 5,000/)
+    expect(syntaxError('request.event.matches("(\\\\pL|\\\\pN){1,1000}")').position.column).toBe(23)
+    // And the patterns of one rule together.
+    const many = Array.from({ length: 8 }, (_, i) => `request.event.matches("[a-z]{1,${300 + i}}")`).join(' || ')
+    expect(syntaxError(many).message).toMatch(/patterns of this rule may compile to more than 10,000 RE2 instructions/)
+  })
+
   it('takes string literal patterns only (compiled once, their cost known)', () => {
     const err = syntaxError('request.user_id.matches(custom.pattern)')
     expect(err.message).toMatch(/string literal pattern/)
@@ -58,6 +72,14 @@ describe('matches() with RE2 semantics', () => {
     const rule = (id: string, expression: string): Rule => ({ id, name: id, expression, action: 'flag', mode: 'enforce', priority: 1, description: '', status: 'active' })
     const compiled = compileRuleset({ version: 'rs_1', rules: [rule('a', 'request.user_id.matches("^u")'), rule('b', 'request.email.matches("^u")')], lists: {} })
     expect(compiled.enforce.map(e => e.program.evaluate(activation(input({ event: 'x', user_id: 'u1', email: 'u@x.io' }))))).toEqual([{ matched: true }, { matched: true }])
+  })
+
+  it('compiles a rule once across ruleset versions: a new version compiles only what changed', () => {
+    const rule = (id: string, expression: string): Rule => ({ id, name: id, expression, action: 'flag', mode: 'enforce', priority: 1, description: '', status: 'active' })
+    const cache = new RulesetCache()
+    const v1 = cache.get('ten:test', { version: 'rs_1', rules: [rule('a', 'request.user_id.matches("^u")')], lists: {} })
+    const v2 = cache.get('ten:test', { version: 'rs_2', rules: [rule('a', 'request.user_id.matches("^u")'), rule('b', 'request.amount > 1.0')], lists: {} })
+    expect(v2.enforce.find(e => e.rule.id === 'a')!.program).toBe(v1.enforce[0]!.program)
   })
 
   it('a stored rule that no longer compiles runs nowhere and says why in every evaluation', () => {

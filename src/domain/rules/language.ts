@@ -3,7 +3,7 @@ import type { Features, ScoreRequest } from '../decision/types.js'
 import type { ListMatcher } from './lists.js'
 import { budgetError, type RuleBudget } from './budget.js'
 import { estimateCost, type CelNode } from './cost.js'
-import { PatternCache, PatternError, type Re2Pattern } from './regex.js'
+import { estimatedInstructions, MAX_RULE_INSTRUCTIONS, PatternCache, PatternError, type Re2Pattern } from './regex.js'
 import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed, type Window } from '../features/velocity-spec.js'
 
 /**
@@ -207,11 +207,18 @@ const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter'])
  */
 function matchPatterns (ast: unknown, expression: string, cache: PatternCache): Map<string, Re2Pattern> {
   const out = new Map<string, Re2Pattern>()
+  let instructions = 0
   for (const n of nodesOf(ast)) {
     if (n.op !== 'rcall' || (n.args as unknown[])[0] !== 'matches') continue
     const pattern = ((n.args as unknown[])[2] as CelNode[])[0]
     if (pattern?.op !== 'value' || typeof pattern.args !== 'string') {
       throw new RuleSyntaxError('matches() takes a string literal pattern (its cost must be known when the rule is saved)', positionOf(expression, pattern?.start ?? n.start))
+    }
+    if (out.has(pattern.args)) continue
+    // Compiling is bounded too: the patterns of one rule together, estimated before each is compiled.
+    instructions += estimatedInstructions(pattern.args)
+    if (instructions > MAX_RULE_INSTRUCTIONS) {
+      throw new RuleSyntaxError(`the patterns of this rule may compile to more than ${MAX_RULE_INSTRUCTIONS.toLocaleString('en-US')} RE2 instructions in all (docs/rules.md, "Cost")`, positionOf(expression, pattern.start))
     }
     try {
       out.set(pattern.args, cache.get(pattern.args))

@@ -43,20 +43,28 @@ function refused (expression: string, err: RuleSyntaxError): CompiledRule {
   return { expression, needs: [], cost: 0, evaluate: () => ({ matched: false, error }) }
 }
 
-function compileStored (expression: string, patterns: PatternCache): CompiledRule {
+/** Programs by expression, shared by the ruleset versions of a RulesetCache: a new version compiles only what changed. */
+export interface ProgramCache { get(expression: string): CompiledRule | undefined, set(expression: string, program: CompiledRule): unknown }
+
+function compileStored (expression: string, patterns: PatternCache, programs: ProgramCache | undefined): CompiledRule {
+  const known = programs?.get(expression)
+  if (known !== undefined) return known
+  let program: CompiledRule
   try {
-    return compileRule(expression, patterns)
+    program = compileRule(expression, patterns)
   } catch (err) {
-    if (err instanceof RuleSyntaxError) return refused(expression, err)
-    throw err
+    if (!(err instanceof RuleSyntaxError)) throw err
+    program = refused(expression, err)
   }
+  programs?.set(expression, program)
+  return program
 }
 
-function ordered (rules: Rule[], patterns: PatternCache): CompiledRuleEntry[] {
-  return inEvaluationOrder(rules.map(rule => ({ rule, program: compileStored(rule.expression, patterns) })))
+function ordered (rules: Rule[], patterns: PatternCache, programs: ProgramCache | undefined): CompiledRuleEntry[] {
+  return inEvaluationOrder(rules.map(rule => ({ rule, program: compileStored(rule.expression, patterns, programs) })))
 }
 
-export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
+export function compileRuleset (ruleset: Ruleset, programs?: ProgramCache): CompiledRuleset {
   const active = ruleset.rules.filter(r => r.status === 'active')
   const lists: Record<string, ListMatcher> = {}
   for (const [alias, list] of Object.entries(ruleset.lists)) lists[alias] = compileList(list)
@@ -68,9 +76,9 @@ export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
   const patterns = new PatternCache()
   const compiled = {
     version: ruleset.version,
-    enforce: ordered(active.filter(r => r.mode === 'enforce'), patterns),
-    shadow: ordered(shadow.filter(r => !packOf.has(r.id)), patterns),
-    packs: rollouts.filter(r => r.status !== 'stopped').map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack), patterns) })),
+    enforce: ordered(active.filter(r => r.mode === 'enforce'), patterns, programs),
+    shadow: ordered(shadow.filter(r => !packOf.has(r.id)), patterns, programs),
+    packs: rollouts.filter(r => r.status !== 'stopped').map(r => ({ pack: r.pack, percentage: r.percentage, entries: ordered(shadow.filter(s => packOf.get(s.id) === r.pack), patterns, programs) })),
     lists
   }
   const needs = new Map(MODEL_NEEDS.map(n => [featureName(n), n]))
@@ -80,9 +88,14 @@ export function compileRuleset (ruleset: Ruleset): CompiledRuleset {
   return { ...compiled, velocityNeeds: [...needs.values()] }
 }
 
-/** Compiles each ruleset version once; versions are immutable, so the cache never goes stale. */
+/**
+ * Compiles each ruleset version once; versions are immutable, so the cache never goes stale. Programs are kept
+ * by expression across versions (compiled programs do not change either): saving one rule compiles that rule,
+ * not every rule of the ruleset again.
+ */
 export class RulesetCache {
   private readonly compiled: LRUCache<string, CompiledRuleset>
+  private readonly programs = new LRUCache<string, CompiledRule>({ max: 5000 })
 
   constructor (max = 1000) {
     this.compiled = new LRUCache({ max })
@@ -92,7 +105,7 @@ export class RulesetCache {
     const key = `${scopeKey}\u0000${ruleset.version}`
     let hit = this.compiled.get(key)
     if (hit === undefined) {
-      hit = compileRuleset(ruleset)
+      hit = compileRuleset(ruleset, this.programs)
       this.compiled.set(key, hit)
     }
     return hit
