@@ -120,7 +120,7 @@ const environment = new Environment({ homogeneousAggregateLiterals: false })
 /**
  * What a compiled expression runs with: the same, plus the budget check and RE2 `matches`. cel-js's own
  * `string.matches` uses JavaScript's backtracking RegExp and cannot be replaced (a second overload of the same
- * signature is refused), so compiled programs call `__matches` instead: instrument() renames every call.
+ * signature is refused), so compiled programs call `__matches` instead: runnable() renames every call.
  */
 const running = environment.clone()
   .registerFunction('__budget(): bool', budgetCheck)
