@@ -140,7 +140,7 @@ export class ScoringService {
     const { scope, request, nowMs } = call
     const features = extractFeatures(request, inputs)
     // One budget for every rule this request evaluates: the decision's, then its counterfactual's re-decisions.
-    const budget = new RuleBudget(this.ruleBudgetMs, () => performance.now())
+    const budget = new RuleBudget(this.ruleBudgetMs, () => performance.now(), cpuMs)
     const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: nowMs, tenant: scope.tenant, fallback_subject: call.traceId, budget }
     const evaluation = decide(request, context)
 
@@ -186,6 +186,9 @@ export class ScoringService {
     }
   }
 }
+
+/** CPU time this process has used, in ms (every thread: at least what the rules used). */
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 /** Ends a counterfactual search once the request's rule budget is spent: its answer would not be one. */
 class BudgetSpent extends Error {}

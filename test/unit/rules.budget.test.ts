@@ -50,6 +50,18 @@ describe('runtime rule budget', () => {
     expect(clock.reads).toBeLessThan(10)
   })
 
+  it('does not count time the process was not running: the CPU clock must pass the budget too', () => {
+    const wall = steppingClock(10)
+    let cpu = 0
+    const budget = new RuleBudget(5, wall.now, () => cpu)
+    expect(budget.spent()).toBe(false) // 10 ms of wall clock later, no CPU used: descheduled, not spent
+    cpu = 4
+    expect(budget.spent()).toBe(false)
+    cpu = 6
+    expect(budget.spent()).toBe(true)
+    expect(budget.exhausted).toBe(true)
+  })
+
   it('gives the same answer as without a budget when the budget is not spent', () => {
     const program = compileRule('custom.a.exists(x, x == 99) && custom.a.map(x, x * 2.0).filter(y, y > 150.0).size() == 24')
     const bound = (budget?: RuleBudget) => activation({ request, features: {}, signals: {}, lists: {} }, budget)
