@@ -13,6 +13,8 @@ export const ERRORS = {
   parameter_unknown: invalid(400),
   invalid_json: invalid(400),
   invalid_url: invalid(400),
+  expression_too_costly: invalid(400),
+  evaluation_timeout: invalid(400),
   malformed_request: invalid(400),
   batch_too_large: invalid(400),
   missing_key: { status: 401, type: 'authentication_error' },
@@ -50,6 +52,7 @@ export const ERRORS = {
   internal_error: { status: 500, type: 'api_error' },
   not_confirmed: { status: 503, type: 'api_error' },
   storage_unavailable: { status: 503, type: 'api_error' },
+  rules_worker_busy: { status: 503, type: 'api_error' },
   /** Any other 4xx fastify itself raises, with fastify's status. */
   invalid_request: invalid(400)
 } as const satisfies Record<string, { status: number, type: ErrorType }>

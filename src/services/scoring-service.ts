@@ -1,7 +1,8 @@
 import { observeDecisions } from './decision-metrics.js'
 import { withStorageFaults } from './storage-errors.js'
-import { decide } from '../domain/decision/decide.js'
+import { decide, type DecisionContext } from '../domain/decision/decide.js'
 import { counterfactualOf } from '../domain/decision/counterfactual.js'
+import { DEFAULT_RULE_BUDGET_MS, RuleBudget } from '../domain/rules/budget.js'
 import { policyOf } from '../domain/decision/default-policy.js'
 import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decision/types.js'
 import { extractFeatures, ruleSignals, type FeatureInputs } from '../domain/features/extract.js'
@@ -73,7 +74,9 @@ export class ScoringService {
      * When a decision of this event time counts as recorded: its arrival by the service's clock, so that labels
      * mature and Stage 3 gates apply by when the service saw it, never by the client's event_time (RECORDED_TIME).
      */
-    private readonly recordedAt: (eventMs: number) => number = () => Date.now()
+    private readonly recordedAt: (eventMs: number) => number = () => Date.now(),
+    /** Time the rules of one request may take, counterfactual included. */
+    private readonly ruleBudgetMs = DEFAULT_RULE_BUDGET_MS
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
@@ -145,16 +148,13 @@ export class ScoringService {
     const { scope, request, nowMs } = call
     const recordedMs = this.recordedAt(nowMs)
     const features = extractFeatures(request, inputs)
-    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: recordedMs, tenant: scope.tenant, fallback_subject: call.traceId }
+    // One budget for every rule this request evaluates: the decision's, then its counterfactual's re-decisions.
+    const budget = new RuleBudget(this.ruleBudgetMs, () => performance.now(), cpuMs)
+    const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: recordedMs, tenant: scope.tenant, fallback_subject: call.traceId, budget }
     const evaluation = decide(request, context)
 
     const decision: Decision = { ...evaluation.decision, trace_id: call.traceId, latency_ms: 0 }
-    if (decision.action !== 'approve') {
-      decision.counterfactual = counterfactualOf(request, changed => {
-        const changedFeatures = extractFeatures(changed, inputs)
-        return decide(changed, { ...context, features: changedFeatures, signals: ruleSignals(changedFeatures) }).decision.action === 'approve'
-      }) ?? null
-    }
+    if (decision.action !== 'approve') decision.counterfactual = this.counterfactual(request, inputs, context, budget)
     const seq = this.outbox.nextSeq()
     const record: TransactionRecord = {
       trace_id: call.traceId,
@@ -179,7 +179,29 @@ export class ScoringService {
     // The outbox entry refers to the transaction record: its bytes are written once.
     return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
+
+  /** The counterfactual, or null when none would approve or when the rule budget ran out while searching. */
+  private counterfactual (request: ScoreRequest, inputs: FeatureInputs, context: DecisionContext, budget: RuleBudget): Decision['counterfactual'] {
+    if (budget.spent()) return null
+    try {
+      return counterfactualOf(request, changed => {
+        const changedFeatures = extractFeatures(changed, inputs)
+        const approved = decide(changed, { ...context, features: changedFeatures, signals: ruleSignals(changedFeatures) }).decision.action === 'approve'
+        if (budget.exhausted) throw new BudgetSpent()
+        return approved
+      }) ?? null
+    } catch (err) {
+      if (err instanceof BudgetSpent) return null
+      throw err
+    }
+  }
 }
+
+/** CPU time this process has used, in ms (every thread: at least what the rules used). */
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
+
+/** Ends a counterfactual search once the request's rule budget is spent: its answer would not be one. */
+class BudgetSpent extends Error {}
 
 /** A decided call whose writes are not yet durable. */
 interface Prepared { decision: Decision, record: TransactionRecord, ops: WriteOp[], velocity: VelocityView }

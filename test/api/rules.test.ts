@@ -232,7 +232,7 @@ describe('rule editing aids', () => {
   afterAll(async () => { await own.close() })
 
   it('checks an expression as one types: valid, or the first error at its line and column', async () => {
-    expect((await post2('/v1/rules/validate', { expression: 'request.amount > 10.0' })).json()).toEqual({ object: 'expression_check', valid: true, error: null })
+    expect((await post2('/v1/rules/validate', { expression: 'request.amount > 10.0' })).json()).toMatchObject({ object: 'expression_check', valid: true, error: null, cost: expect.any(Number) })
     const bad = (await post2('/v1/rules/validate', { expression: 'request.amount > 10.0 &&\n  (request.event ==' })).json()
     expect(bad).toMatchObject({ object: 'expression_check', valid: false, error: { line: 2 } })
     expect(bad.error.column).toBeGreaterThan(0)

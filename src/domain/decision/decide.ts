@@ -1,4 +1,5 @@
 import { activation } from '../rules/language.js'
+import type { RuleBudget } from '../rules/budget.js'
 import { rolloutBucket, rolloutSubject } from '../rules/rollout.js'
 import { inEvaluationOrder, type CompiledRuleset } from '../rules/ruleset.js'
 import { riskLevel } from './risk-level.js'
@@ -27,6 +28,8 @@ export interface DecisionContext {
   tenant: string
   /** Rollout subject when the request names no user, device, email or IP (the trace id). */
   fallback_subject: string
+  /** The request's rule time budget (rules past it are skipped and reported in rule_errors); none: unbounded. */
+  budget?: RuleBudget
 }
 
 export interface Evaluation {
@@ -47,7 +50,7 @@ export interface Evaluation {
  * Shadow rules are evaluated too and reported under `shadow`; they never change `action`.
  */
 export function decide (request: ScoreRequest, ctx: DecisionContext): Evaluation {
-  const bound = activation({ request, features: ctx.features, signals: ctx.signals, lists: ctx.rules.lists })
+  const bound = activation({ request, features: ctx.features, signals: ctx.signals, lists: ctx.rules.lists }, ctx.budget)
   const subject = rolloutSubject(request, ctx.fallback_subject)
   const rollout_buckets: Record<string, number> = {}
   const shadow = ctx.rules.shadow.slice()

@@ -1,6 +1,9 @@
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js'
 import type { Features, ScoreRequest } from '../decision/types.js'
 import type { ListMatcher } from './lists.js'
+import { budgetError, type RuleBudget } from './budget.js'
+import { estimateCost, type CelNode } from './cost.js'
+import { estimatedInstructions, MAX_RULE_INSTRUCTIONS, PatternCache, PatternError, type Re2Pattern } from './regex.js'
 import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed, type Window } from '../features/velocity-spec.js'
 
 /**
@@ -21,6 +24,11 @@ import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed,
  * custom.terminal_id), country (geo.country), custom.<key>, and label.<dimension> (transactions of the dimension
  * later labelled fraudulent). Windows: 1m 5m 10m 15m 30m 1h 2h 6h 12h 24h 7d 30d, by event time. The arguments must be literals: the rules' needs are known at compile time.
  * A rule whose expression reads an attribute the request lacks does not match (guard with has(...)).
+ *
+ * Cost (docs/rules.md, "Cost"): `string.matches(pattern)` runs with RE2 semantics (regex.ts: linear time, no
+ * backreferences or lookaround), its pattern a string literal compiled once; an expression whose static cost
+ * (cost.ts) is over the limit does not compile; and every comprehension (all, exists, exists_one, map, filter)
+ * checks the request's runtime budget (budget.ts) before each iteration, so it stops soon after the budget is spent.
  */
 /** What a rule sees of one request. Lists are sets, built once per ruleset version. */
 export interface RuleInput {
@@ -34,17 +42,21 @@ export interface RuleInput {
 export interface Activation {
   input: RuleInput
   variables: Record<string, unknown>
+  /** The request's runtime budget; none: unbounded (backtests, bounded as a whole by their worker's time). */
+  budget?: RuleBudget
 }
 
-export function activation (input: RuleInput): Activation {
+export function activation (input: RuleInput, budget?: RuleBudget): Activation {
   const { custom, geo, metadata, ...named } = input.request
-  return { input, variables: { request: named, custom: custom ?? {}, geo: geo ?? {}, metadata: metadata ?? {}, signals: input.signals } }
+  return { input, variables: { request: named, custom: custom ?? {}, geo: geo ?? {}, metadata: metadata ?? {}, signals: input.signals }, budget }
 }
 
 export interface CompiledRule {
   expression: string
   /** Velocity aggregates the expression reads. */
   needs: VelocityNeed[]
+  /** The static cost estimate (cost.ts), within RULE_COST.limit. */
+  cost: number
   evaluate(activation: Activation): RuleResult
 }
 
@@ -56,8 +68,21 @@ export class RuleSyntaxError extends Error {
   }
 }
 
-// Each evaluation binds its own input; evaluation is synchronous, so a module-level slot is safe.
+/** An expression over the cost limit (cost.ts): a RuleSyntaxError with its estimate. */
+export class RuleCostError extends RuleSyntaxError {
+  constructor (message: string, position: RuleSyntaxError['position'], readonly units: number) {
+    super(message, position)
+  }
+}
+
+// Each evaluation binds its own input, patterns and budget; evaluation is synchronous, so module-level slots are safe.
 let current: RuleInput | undefined
+let patterns: ReadonlyMap<string, Re2Pattern> | undefined
+let budget: RuleBudget | undefined
+let ticks = 0
+
+/** Thrown by a comprehension's budget check once the budget is spent: made once, so throwing it costs nothing. */
+const BUDGET_SPENT = new Error('rule budget spent')
 
 function feature (name: string, call: string): number {
   const value = current!.features[name]
@@ -65,6 +90,20 @@ function feature (name: string, call: string): number {
   return value
 }
 
+/** Before each iteration of a comprehension: the clock is read every 16th time. */
+function budgetCheck (): boolean {
+  if (budget !== undefined && (budget.exhausted || ((++ticks & 15) === 0 && budget.spent()))) throw BUDGET_SPENT
+  return true
+}
+
+function re2Matches (s: string, pattern: string): boolean {
+  if (budget?.exhausted === true) throw BUDGET_SPENT
+  const compiled = patterns?.get(pattern)
+  if (compiled === undefined) throw new Error(`pattern ${JSON.stringify(pattern)} was not compiled`) // literals only: never
+  return compiled.test(s)
+}
+
+/** The language as tenants write it: what an expression is parsed and type-checked with. */
 const environment = new Environment({ homogeneousAggregateLiterals: false })
   .registerVariable('request', 'map')
   .registerVariable('custom', 'map')
@@ -78,26 +117,33 @@ const environment = new Environment({ homogeneousAggregateLiterals: false })
   .registerFunction('in_list(string, dyn): bool', (list: string, value: unknown) =>
     typeof value === 'string' && current!.lists[list]?.has(value) === true)
 
+/**
+ * What a compiled expression runs with: the same, plus the budget check and RE2 `matches`. cel-js's own
+ * `string.matches` uses JavaScript's backtracking RegExp and cannot be replaced (a second overload of the same
+ * signature is refused), so compiled programs call `__matches` instead: runnable() renames every call.
+ */
+const running = environment.clone()
+  .registerFunction('__budget(): bool', budgetCheck)
+  .registerFunction('string.__matches(string): bool', re2Matches)
+
 function positionOf (expression: string, offset: number) {
   const before = expression.slice(0, offset)
   const lines = before.split('\n')
   return { offset, line: lines.length, column: lines[lines.length - 1]!.length + 1 }
 }
 
-interface AstNode { op: string, args: unknown, pos?: number, start?: number }
-
 /** velocity() and velocity_distinct() arguments must be literals naming a dimension, aggregate and window. */
-function velocityNeeds (node: unknown, expression: string, out: VelocityNeed[]): VelocityNeed[] {
-  if (node === null || typeof node !== 'object') return out
-  if (Array.isArray(node)) { for (const n of node) velocityNeeds(n, expression, out); return out }
-  const n = node as AstNode
-  if (n.op === 'call' && Array.isArray(n.args) && (n.args[0] === 'velocity' || n.args[0] === 'velocity_distinct')) {
-    const fail = (message: string) => { throw new RuleSyntaxError(message, positionOf(expression, n.pos ?? n.start ?? 0)) }
-    const [dimension, second, window] = (n.args[1] as AstNode[]).map(a => a.op === 'value' && typeof a.args === 'string' ? a.args : undefined)
-    if (dimension === undefined || second === undefined || window === undefined) fail(`${n.args[0]}() takes three string literals`)
-    if (!isDimension(dimension!)) fail(`${n.args[0]}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')}, merchant, country or custom.<key>, optionally prefixed label.`)
-    if (!isWindow(window!)) fail(`${n.args[0]}() window must be one of ${Object.keys(WINDOWS).join(', ')}`)
-    if (n.args[0] === 'velocity') {
+function velocityNeeds (ast: unknown, expression: string, out: VelocityNeed[]): VelocityNeed[] {
+  for (const n of nodesOf(ast)) {
+    if (n.op !== 'call') continue
+    const [name, args] = n.args as [string, CelNode[]]
+    if (name !== 'velocity' && name !== 'velocity_distinct') continue
+    const fail = (message: string) => { throw new RuleSyntaxError(message, positionOf(expression, n.start)) }
+    const [dimension, second, window] = args.map(a => a.op === 'value' && typeof a.args === 'string' ? a.args : undefined)
+    if (dimension === undefined || second === undefined || window === undefined) fail(`${name}() takes three string literals`)
+    if (!isDimension(dimension!)) fail(`${name}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')}, merchant, country or custom.<key>, optionally prefixed label.`)
+    if (!isWindow(window!)) fail(`${name}() window must be one of ${Object.keys(WINDOWS).join(', ')}`)
+    if (name === 'velocity') {
       if (second !== 'count' && second !== 'sum') fail('velocity() aggregate must be "count" or "sum"')
       out.push({ dimension: dimension!, aggregate: second as 'count' | 'sum', window: window as Window })
     } else {
@@ -105,8 +151,17 @@ function velocityNeeds (node: unknown, expression: string, out: VelocityNeed[]):
       out.push({ dimension: dimension!, aggregate: 'distinct', of: second!, window: window as Window })
     }
   }
-  for (const value of Object.values(n)) if (typeof value === 'object') velocityNeeds(value, expression, out)
   return out
+}
+
+/** Every node of a parsed expression, depth first (through `args` only: checked nodes refer to their types). */
+function * nodesOf (node: unknown): Generator<CelNode> {
+  if (node === null || typeof node !== 'object') return
+  if (Array.isArray(node)) { for (const n of node) yield * nodesOf(n); return }
+  const n = node as CelNode
+  if (typeof n.op !== 'string') return
+  yield n
+  yield * nodesOf(n.args)
 }
 
 /** Brackets open at once, and unary operators in a row, that an expression may hold (checked before parsing). */
@@ -144,21 +199,99 @@ function complexityError (expression: string): RuleSyntaxError | undefined {
   return undefined
 }
 
+const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter'])
+
 /**
- * Parses and type-checks an expression; throws RuleSyntaxError naming the position of the problem. Any other
- * failure of the parser or checker (one this project has not met) is a RuleSyntaxError at the start too.
+ * The patterns of the expression's matches() calls, compiled with RE2 (through `cache`, shared by a ruleset's
+ * rules). A pattern must be a string literal (its cost is then known and it compiles once) that RE2 compiles.
  */
-export function compileRule (expression: string): CompiledRule {
+function matchPatterns (ast: unknown, expression: string, cache: PatternCache): Map<string, Re2Pattern> {
+  const out = new Map<string, Re2Pattern>()
+  let instructions = 0
+  for (const n of nodesOf(ast)) {
+    if (n.op !== 'rcall' || (n.args as unknown[])[0] !== 'matches') continue
+    const pattern = ((n.args as unknown[])[2] as CelNode[])[0]
+    if (pattern?.op !== 'value' || typeof pattern.args !== 'string') {
+      throw new RuleSyntaxError('matches() takes a string literal pattern (its cost must be known when the rule is saved)', positionOf(expression, pattern?.start ?? n.start))
+    }
+    if (out.has(pattern.args)) continue
+    // Compiling is bounded too: the patterns of one rule together, estimated before each is compiled.
+    instructions += estimatedInstructions(pattern.args)
+    if (instructions > MAX_RULE_INSTRUCTIONS) {
+      throw new RuleSyntaxError(`the patterns of this rule may compile to more than ${MAX_RULE_INSTRUCTIONS.toLocaleString('en-US')} RE2 instructions in all (docs/rules.md, "Cost")`, positionOf(expression, pattern.start))
+    }
+    try {
+      out.set(pattern.args, cache.get(pattern.args))
+    } catch (err) {
+      if (err instanceof PatternError) throw new RuleSyntaxError(err.message, positionOf(expression, pattern.start))
+      throw err
+    }
+  }
+  return out
+}
+
+/**
+ * The expression as it runs: a budget check before each iteration of every comprehension (`P` becomes
+ * `__budget() ? (P) : false`, `map(x, T)` becomes `map(x, __budget(), T)`, whose filter a failed check ends),
+ * inserted at the positions the parser gave, so nothing else of the text changes.
+ */
+function instrument (expression: string, ast: unknown): string {
+  const inserts: Array<[number, string]> = []
+  for (const n of nodesOf(ast)) {
+    if (n.op !== 'rcall') continue
+    const [name, , args] = n.args as [string, CelNode, CelNode[]]
+    if (!COMPREHENSIONS.has(name) || args[0]?.op !== 'id') continue
+    if (name === 'map' && args.length === 2) { inserts.push([args[1]!.start, '__budget(), ']); continue }
+    const predicate = args[1]!
+    inserts.push([predicate.start, '__budget() ? ('], [predicate.end, ') : false'])
+  }
+  // From the end backwards, so earlier offsets stay valid; at one offset the later-found (inner) text goes first.
+  inserts.sort((a, b) => b[0] - a[0])
+  let text = expression
+  for (const [at, insert] of inserts) text = text.slice(0, at) + insert + text.slice(at)
+  return text
+}
+
+type Program = ((context: object) => unknown) & { ast: unknown, check: () => { valid: boolean, type?: string, error?: Error } }
+
+/** The program that runs: the instrumented text, its matches() calls renamed to RE2's, type-checked. */
+function runnable (expression: string, ast: unknown): Program {
+  const program = running.parse(instrument(expression, ast)) as Program
+  for (const n of nodesOf(program.ast)) {
+    if (n.op === 'rcall' && (n.args as unknown[])[0] === 'matches') (n.args as unknown[])[0] = '__matches'
+  }
+  const checked = program.check()
+  if (!checked.valid) throw checked.error!
+  return program
+}
+
+/** An error of a compiled program as the tenant wrote it (the internal names are renamed back). */
+const publicMessage = (err: unknown) =>
+  String((err as { summary?: string }).summary ?? (err as Error).message).replaceAll('__matches', 'matches')
+
+/**
+ * Parses and type-checks an expression, compiles its patterns (through `cache`: one per ruleset compile) and
+ * bounds its cost; throws RuleSyntaxError naming the position of the problem. Any other failure of the parser
+ * or checker (one this project has not met) is a RuleSyntaxError at the start too.
+ */
+export function compileRule (expression: string, cache = new PatternCache()): CompiledRule {
   const tooComplex = complexityError(expression)
   if (tooComplex !== undefined) throw tooComplex
-  let program: ((context: object) => unknown) & { ast: unknown }
+  let program: Program
   let needs: VelocityNeed[]
+  let compiledPatterns: Map<string, Re2Pattern>
+  let cost: number
   try {
-    program = environment.parse(expression) as typeof program
-    const checked = environment.check(expression) as { valid: boolean, type?: string, error?: Error }
+    const parsed = environment.parse(expression) as Program
+    const checked = parsed.check()
     if (!checked.valid) throw checked.error!
     if (checked.type !== 'bool' && checked.type !== 'dyn') throw new RuleSyntaxError(`a rule expression must be a bool, this one is ${checked.type ?? 'unknown'}`, positionOf(expression, 0))
-    needs = velocityNeeds(program.ast, expression, [])
+    needs = velocityNeeds(parsed.ast, expression, [])
+    compiledPatterns = matchPatterns(parsed.ast, expression, cache)
+    const estimate = estimateCost(parsed.ast as CelNode, pattern => compiledPatterns.get(pattern)!.instructions)
+    if (estimate.over !== undefined) throw new RuleCostError(estimate.over.message, positionOf(expression, estimate.over.offset), estimate.units)
+    cost = estimate.units
+    program = runnable(expression, parsed.ast)
   } catch (err) {
     if (err instanceof RuleSyntaxError) throw err
     if (err instanceof ParseError || err instanceof CelTypeError) {
@@ -171,16 +304,27 @@ export function compileRule (expression: string): CompiledRule {
   return {
     expression,
     needs,
+    cost,
     evaluate (bound) {
       current = bound.input
+      patterns = compiledPatterns
+      budget = bound.budget
+      // cel-js makes an Error per failed step (an absorbed one too): without stack traces each costs a third.
+      const stackTraceLimit = Error.stackTraceLimit
+      Error.stackTraceLimit = 0
       try {
+        if (bound.budget?.spent() === true) return { matched: false, error: budgetError(bound.budget, false) }
         const value = program(bound.variables)
         if (typeof value !== 'boolean') return { matched: false, error: `expression returned ${typeof value}, not a bool` }
         return { matched: value }
       } catch (err) {
-        return { matched: false, error: (err as { summary?: string }).summary ?? (err as Error).message }
+        if (bound.budget?.exhausted === true) return { matched: false, error: budgetError(bound.budget, true) }
+        return { matched: false, error: publicMessage(err) }
       } finally {
+        Error.stackTraceLimit = stackTraceLimit
         current = undefined
+        patterns = undefined
+        budget = undefined
       }
     }
   }

@@ -1,30 +1,30 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { RuleSyntaxError, compileRule } from '../../../domain/rules/language.js'
 import { countRuleHits } from '../../../domain/rules/hits.js'
 import type { StateDb } from '../../../stores/state-db.js'
 import { transactionsBetween } from '../../../stores/transactions.js'
 import type { TransactionRecord } from '../../../domain/records/decisions.js'
+import { RuleJobs } from '../../../services/rule-jobs.js'
 
 /** At most this many decisions are counted by GET /v1/rules/hits (the answer says when it stopped there). */
 const HITS_MAX = 200_000
 
 /**
  * What an editor of rules asks while working: whether an expression compiles (POST /v1/rules/validate, with the
- * line and column of the first error, cheap enough to call as one types) and how often each rule matched in the
- * last hours, enforced and in shadow (GET /v1/rules/hits, counted from the stored decisions).
+ * line and column of the first error, cheap enough to call as one types; checked in the rule worker, off the
+ * event loop: services/rule-jobs.ts) and how often each rule matched in the last hours, enforced and in shadow
+ * (GET /v1/rules/hits, counted from the stored decisions).
  */
 export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () => number }> = async (app, { state, clock }) => {
+  const jobs = new RuleJobs()
+  app.addHook('onClose', async () => { await jobs.close() })
   app.post<{ Body: { expression: string } }>('/v1/rules/validate', {
     config: { scope: 'rules:read' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['expression'], properties: { expression: { type: 'string', minLength: 1, maxLength: 4000 } } } }
   }, async request => {
-    try {
-      compileRule(request.body.expression)
-      return { object: 'expression_check', valid: true, error: null }
-    } catch (err) {
-      if (!(err instanceof RuleSyntaxError)) throw err
-      return { object: 'expression_check', valid: false, error: { message: err.message, line: err.position.line, column: err.position.column } }
-    }
+    const checked = await jobs.validate(request.body.expression)
+    if (checked.valid) return { object: 'expression_check', valid: true, error: null, cost: checked.cost }
+    const { message, line, column, kind } = checked.error
+    return { object: 'expression_check', valid: false, error: { message, line, column, code: kind === 'cost' ? 'expression_too_costly' : 'parameter_invalid' }, cost: null }
   })
 
   app.get<{ Querystring: { hours?: string } }>('/v1/rules/hits', {
