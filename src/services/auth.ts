@@ -2,7 +2,7 @@ import type { Scope } from '../domain/scope.js'
 import { ApiError } from './errors.js'
 import { grants, type ApiKeyRecord } from '../domain/records/api-keys.js'
 
-/** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
+/** Keys issued before 2025 used other prefixes; they are refused from this instant on (docs/spec.md, Authentication 7). */
 export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')
 
 /** Who calls: an API key, or a dashboard user through their session (services/dashboard-sessions.ts). */

@@ -20,7 +20,7 @@ export interface ScoreRequest {
   event_time?: number
 }
 
-/** Exactly the response of POST /v1/score (SPEC.md, Decision). */
+/** Exactly the response of POST /v1/score (docs/spec.md, Decision). */
 export interface Decision {
   score: number
   risk_level: RiskLevel
