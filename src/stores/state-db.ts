@@ -27,7 +27,7 @@ export async function openStateDb (location: string, options: StorageHealthOptio
   const db = await openRocks(location, { memtableMb: 32, cacheMb: 8, dictionary: false }, { velocity: { memtableMb: 16, cacheMb: 8, dictionary: false } })
   const velocity = (db.columns as Record<string, unknown>).velocity
   // Point reads run synchronously: from the memtable or block cache a multi-get takes ~10 us, while the
-  // thread-pool round trip of the async variant costs ~200 us per call (measured, see README).
+  // thread-pool round trip of the async variant costs ~200 us per call (measured: docs/benchmarks.md).
   const binding = db as unknown as { _getManySync(keys: Buffer[], options: object): Array<Buffer | undefined> }
   const getMany = async (keys: Buffer[], column?: unknown) =>
     keys.length === 0 ? [] : binding._getManySync(keys, column === undefined ? {} : { column })

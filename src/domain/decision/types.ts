@@ -53,7 +53,7 @@ export interface ShadowOutcome {
 export type Features = Record<string, number>
 
 
-/** A tenant rule: a CEL expression (src/rules/language.ts) and what a match does. */
+/** A tenant rule: a CEL expression (src/domain/rules/language.ts) and what a match does. */
 export interface Rule {
   id: string
   name: string
