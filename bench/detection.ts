@@ -1,5 +1,7 @@
 /**
- * Detection quality on the Fraud Detection Handbook's simulated card transactions (../shared/bench): replays
+ * Detection quality on the Fraud Detection Handbook's simulated card transactions (the data file is not in the
+ * repository: DETECTION_FILE, by default ../shared/bench/ beside the checkout; the protocol is
+ * docs/detection-protocol-cards.md): replays
  * DETECTION_FROM..DETECTION_TO through the real API (its own process, embedded transport, fresh state, recording
  * each decision at its event time: RECORDED_TIME=event_time, so labels mature in the replay's time) in
  * event-time order (waiting at each new day until the pipeline has caught up, as a day of real traffic would let

@@ -8,8 +8,8 @@ import { TOPOLOGIES } from '../topologies/registry.js'
 
 /**
  * Entry point.
- *   node dist/src/main.js [start]          the whole service in one process (API, relay, materializer)
- *   node dist/src/main.js topology <name>  one topology alone
+ *   node dist/src/app/main.js [start]          the whole service in one process (API, relay, materializer)
+ *   node dist/src/app/main.js topology <name>  one topology alone
  */
 async function main (): Promise<void> {
   const [command = 'start', name] = process.argv.slice(2)

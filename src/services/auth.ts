@@ -2,10 +2,10 @@ import type { Scope } from '../domain/scope.js'
 import { ApiError } from './errors.js'
 import { grants, type ApiKeyRecord } from '../domain/records/api-keys.js'
 
-/** Keys issued before 2025 used other prefixes; they are refused from this instant on (SPEC.md, Authentication 7). */
+/** Keys issued before 2025 used other prefixes; they are refused from this instant on (docs/spec.md, Authentication 7). */
 export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')
 
-/** Who calls: an API key, or a dashboard user through their session (services/dashboard-sessions.ts). */
+/** Who calls: an API key, or a dashboard user through their session (services/dashboard-auth.ts). */
 export interface Principal {
   /** The key's id or the user's id: what audit entries, idempotency keys and rate limits are per. */
   actor: string

@@ -1,4 +1,4 @@
-/** The error envelope of DESIGN.md: {"error": {type, code, message, param?, trace_id}}. */
+/** The error envelope (docs/api.md, Conventions): {"error": {type, code, message, param?, trace_id}}. */
 export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error'
 
 const invalid = (status: number) => ({ status, type: 'invalid_request_error' }) as const

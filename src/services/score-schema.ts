@@ -2,7 +2,7 @@ import { LIMITS } from './input-limits.js'
 
 /**
  * JSON Schema of the score request (validated by fastify's Ajv). Only `event` is required; keys not named
- * here are accepted and kept. Bounds chosen where SPEC.md is silent are documented in README.md.
+ * here are accepted and kept. Bounds chosen where docs/spec.md is silent are documented in docs/scoring.md and docs/limits.md.
  *
  * The free-form parts (geo, metadata and the request's own keys) carry the LIMITS of input-limits.ts that a
  * schema states without blowing up: keys of 1 to 128 characters, strings of at most 8192 characters, arrays of

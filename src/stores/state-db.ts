@@ -20,14 +20,14 @@ export const STORAGE_PROBE_KEY = stateKey(TAG.meta, 'storage_probe')
 
 export async function openStateDb (location: string, options: StorageHealthOptions = {}): Promise<StateDb> {
   // Small block caches: reading a present velocity record cost the same whether a block cache held it or the OS
-  // page cache did (docs/benchmarks.md, step 43); once a large state filled them, 32 MB caches held 40-50 MB more
-  // RSS than 8 MB ones for 5 % more throughput (step 47). No compression dictionary: velocity records are
+  // page cache did (docs/benchmarks.md, "Settings these figures chose"); once a large state filled them, 32 MB caches held 40-50 MB more
+  // RSS than 8 MB ones for 5 % more throughput. No compression dictionary: velocity records are
   // rewritten on every flush, and training a dictionary for each file compaction rewrites was a third of the
-  // compaction threads' CPU after 1,000,000 decisions; the state's files take twice the disk without (step 53).
+  // compaction threads' CPU after 1,000,000 decisions; the state's files take twice the disk without.
   const db = await openRocks(location, { memtableMb: 32, cacheMb: 8, dictionary: false }, { velocity: { memtableMb: 16, cacheMb: 8, dictionary: false } })
   const velocity = (db.columns as Record<string, unknown>).velocity
   // Point reads run synchronously: from the memtable or block cache a multi-get takes ~10 us, while the
-  // thread-pool round trip of the async variant costs ~200 us per call (measured, see README).
+  // thread-pool round trip of the async variant costs ~200 us per call (measured: docs/benchmarks.md).
   const binding = db as unknown as { _getManySync(keys: Buffer[], options: object): Array<Buffer | undefined> }
   const getMany = async (keys: Buffer[], column?: unknown) =>
     keys.length === 0 ? [] : binding._getManySync(keys, column === undefined ? {} : { column })

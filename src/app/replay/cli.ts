@@ -2,7 +2,7 @@ import { replay } from './replay.js'
 import { reportLines } from './report.js'
 
 /**
- * node dist/src/replay/cli.js --file data.csv[.gz] --url http://127.0.0.1:8080 --key sk_test_... [--operator-token <METRICS_TOKEN>]
+ * node dist/src/app/replay/cli.js --file data.csv[.gz] --url http://127.0.0.1:8080 --key sk_test_... [--operator-token <METRICS_TOKEN>]
  *   [--from 2018-07-01] [--to 2018-08-15] [--test-weeks 2018-08-08[,2018-08-15...]] [--feedback-delay-days 7] [--batch 500]
  * Replays a CSV of historical transactions (handbook format) through the API of a service of its own started
  * with RECORDED_TIME=event_time (else the decisions are late and nothing matures), feeds frauds back after the

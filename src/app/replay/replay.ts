@@ -4,7 +4,7 @@ import { createGunzip } from 'node:zlib'
 import type { CardScored } from '../../domain/detection-metrics.js'
 import { BOOK_PERIODS, dayNumber, isoDay, meanFigures, weekFigures, type ProtocolPeriods, type WeekFigures } from '../../domain/detection-protocol.js'
 
-/** One row of the handbook data set (see ../shared/bench/README.md). */
+/** One row of the handbook data set (see docs/detection-protocol-cards.md). */
 export interface HistoricalTransaction { id: string, timeMs: number, customer: string, terminal: string, amount: number, fraud: 0 | 1 }
 
 export interface ReplayOptions {

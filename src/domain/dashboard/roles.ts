@@ -8,7 +8,7 @@ export type Role = typeof ROLES[number]
 const READS = ['transactions:read', 'rules:read', 'cases:read', 'audit:read'] as const
 
 /**
- * The API scopes each role acts with (DESIGN.md: roles map onto the API's scopes):
+ * The API scopes each role acts with (docs/dashboard.md: roles map onto the API's scopes):
  * - admin: everything, keys, webhooks and dashboard users included;
  * - analyst: works cases (claim, disposition) and list items, reads decisions, rules and the audit trail;
  * - viewer: reads only.

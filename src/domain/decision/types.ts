@@ -20,7 +20,7 @@ export interface ScoreRequest {
   event_time?: number
 }
 
-/** Exactly the response of POST /v1/score (SPEC.md, Decision). */
+/** Exactly the response of POST /v1/score (docs/spec.md, Decision). */
 export interface Decision {
   score: number
   risk_level: RiskLevel
@@ -53,7 +53,7 @@ export interface ShadowOutcome {
 export type Features = Record<string, number>
 
 
-/** A tenant rule: a CEL expression (src/rules/language.ts) and what a match does. */
+/** A tenant rule: a CEL expression (src/domain/rules/language.ts) and what a match does. */
 export interface Rule {
   id: string
   name: string

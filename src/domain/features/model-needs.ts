@@ -6,7 +6,7 @@ const sums = (dimension: string, ...windows: Window[]): VelocityNeed[] => window
 /**
  * Velocity read for every request, whatever the rules ask: what the Stage 2 features are computed from.
  * `merchant` is custom.merchant_id or custom.terminal_id; `label.merchant` counts the merchant's transactions
- * later labelled fraudulent, at the transaction's event time (see state/label-counters.ts), and so do the other
+ * later labelled fraudulent, at the transaction's event time (see src/stores/label-counters.ts), and so do the other
  * `label.` dimensions for theirs.
  */
 export const MODEL_NEEDS: readonly VelocityNeed[] = [

@@ -1,7 +1,7 @@
 import type { LogRecord } from './log-record.js'
 
 /**
- * SPEC.md's scopes plus transactions:read, audit:read, keys:manage, lists:write (list items only) and
+ * docs/spec.md's scopes plus transactions:read, audit:read, keys:manage, lists:write (list items only) and
  * users:manage (dashboard users), chosen where the spec is silent (docs/api.md).
  */
 export const ALL_SCOPES = ['score:write', 'transactions:read', 'rules:read', 'rules:write', 'lists:write', 'cases:read', 'cases:write', 'webhooks:manage', 'audit:read', 'keys:manage', 'users:manage', 'signals:write'] as const

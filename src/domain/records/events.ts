@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { LogRecord } from './log-record.js'
 
-/** The webhook event envelope (DESIGN.md): id stable across retries, type from the catalog. */
+/** The webhook event envelope (docs/webhooks.md, Delivery): id stable across retries, type from the catalog. */
 export interface ServiceEvent {
   id: string
   type: 'score.async' | 'case.created' | 'case.dispositioned' | 'rule.triggered' | 'signal.updated'
