@@ -1,3 +1,4 @@
+import { setImmediate as yieldTurn } from 'node:timers/promises'
 import { observeDecisions } from './decision-metrics.js'
 import { withStorageFaults } from './storage-errors.js'
 import { decide, type DecisionContext } from '../domain/decision/decide.js'
@@ -92,7 +93,11 @@ export class ScoringService {
     const prepared: Prepared[] = []
     try {
       this.state.storage.assertWritable()
-      for (const call of calls) prepared.push(await this.prepare(call))
+      for (const call of calls) {
+        // A batch's events wait their turn behind whatever arrived meanwhile: single requests are served between them.
+        if (prepared.length > 0) await yieldTurn()
+        prepared.push(await this.prepare(call))
+      }
       await this.state.committer.commit(prepared.flatMap(p => p.ops))
     } catch (err) {
       for (const p of prepared.slice().reverse()) p.velocity.revert()
