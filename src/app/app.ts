@@ -173,7 +173,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   }, core.health, logger)
   const subjects = await PresentKeys.open(state, [TAG.override, TAG.caseGate])
   const service = new ScoringService(state, velocity, outbox, identity.originId, (records, traceparents) => relay.notify(records, traceparents), controlPlane, { models: core.modelRegistry, reputation: core.reputation, subjects },
-    config.recordedTime === 'event_time' ? eventMs => eventMs : () => core.clock(), config.ruleBudgetMs)
+    config.recordedTime === 'event_time' ? eventMs => eventMs : () => core.clock(), config.ruleBudgetUnits)
   const materializer = new ProcessorRunner(core.runtime, decisionsView({ velocity, codec, topic: decisionsTopic, originId: identity.originId, rulesets: controlPlane }))
   relay.start()
   await materializer.start()

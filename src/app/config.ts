@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { TreeTrainingSettings } from '../topologies/index.js'
 import type { ConnectionBounds } from '../api/connection-guard.js'
 import { parseEgressAllowList } from '../domain/webhooks/egress-policy.js'
-import { DEFAULT_RULE_BUDGET_MS } from '../domain/rules/budget.js'
+import { DEFAULT_RULE_BUDGET_UNITS } from '../domain/rules/budget.js'
 
 /** Service configuration, from environment variables (documented in docs/configuration.md). */
 export interface Config {
@@ -43,8 +43,8 @@ export interface Config {
   mtlsKeyFile: string | undefined
   /** Each HTTP listener's connection cap and timeouts (api/connection-guard.ts). */
   connections: ConnectionBounds
-  /** Time the rules of one score request may take (docs/rules.md, "Runtime budget"). */
-  ruleBudgetMs: number
+  /** Cost units the rules of one score request may spend (docs/rules.md, "Runtime budget"). */
+  ruleBudgetUnits: number
   /** Token bucket per API key (per instance): sustained requests per second and burst. */
   rateLimitPerSecond: number
   rateLimitBurst: number
@@ -137,7 +137,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000),
       requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 15_000, 100, 3_600_000)
     },
-    ruleBudgetMs: int(env, 'RULE_BUDGET_MS', DEFAULT_RULE_BUDGET_MS, 1, 10_000),
+    ruleBudgetUnits: int(env, 'RULE_BUDGET_UNITS', DEFAULT_RULE_BUDGET_UNITS, 1, 100_000_000),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),

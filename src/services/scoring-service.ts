@@ -3,7 +3,7 @@ import { observeDecisions } from './decision-metrics.js'
 import { withStorageFaults } from './storage-errors.js'
 import { decide, type DecisionContext } from '../domain/decision/decide.js'
 import { counterfactualOf } from '../domain/decision/counterfactual.js'
-import { DEFAULT_RULE_BUDGET_MS, RuleBudget } from '../domain/rules/budget.js'
+import { DEFAULT_RULE_BUDGET_UNITS, RuleBudget } from '../domain/rules/budget.js'
 import { policyOf } from '../domain/decision/default-policy.js'
 import type { CaseGate, Decision, Override, ScoreRequest } from '../domain/decision/types.js'
 import { extractFeatures, ruleSignals, type FeatureInputs } from '../domain/features/extract.js'
@@ -76,8 +76,8 @@ export class ScoringService {
      * mature and Stage 3 gates apply by when the service saw it, never by the client's event_time (RECORDED_TIME).
      */
     private readonly recordedAt: (eventMs: number) => number = () => Date.now(),
-    /** Time the rules of one request may take, counterfactual included. */
-    private readonly ruleBudgetMs = DEFAULT_RULE_BUDGET_MS
+    /** Cost units the rules of one request may spend, counterfactual included (domain/rules/budget.ts). */
+    private readonly ruleBudgetUnits = DEFAULT_RULE_BUDGET_UNITS
   ) {}
 
   async score (call: ScoreCall): Promise<Decision> {
@@ -154,7 +154,7 @@ export class ScoringService {
     const recordedMs = this.recordedAt(nowMs)
     const features = extractFeatures(request, inputs)
     // One budget for every rule this request evaluates: the decision's, then its counterfactual's re-decisions.
-    const budget = new RuleBudget(this.ruleBudgetMs, () => performance.now(), cpuMs)
+    const budget = new RuleBudget(this.ruleBudgetUnits)
     const context = { features, policy: policyOf(active.ruleset), rules: active.compiled, signals: ruleSignals(features), model: this.views.models.model(scope), ...gates, now_ms: recordedMs, tenant: scope.tenant, fallback_subject: call.traceId, budget }
     const evaluation = decide(request, context)
 
@@ -187,7 +187,7 @@ export class ScoringService {
 
   /** The counterfactual, or null when none would approve or when the rule budget ran out while searching. */
   private counterfactual (request: ScoreRequest, inputs: FeatureInputs, context: DecisionContext, budget: RuleBudget): Decision['counterfactual'] {
-    if (budget.spent()) return null
+    if (budget.exhausted) return null
     try {
       return counterfactualOf(request, changed => {
         const changedFeatures = extractFeatures(changed, inputs)
@@ -203,8 +203,6 @@ export class ScoringService {
 }
 
 /** CPU time this process has used, in ms (every thread: at least what the rules used). */
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
-
 /** Ends a counterfactual search once the request's rule budget is spent: its answer would not be one. */
 class BudgetSpent extends Error {}
 

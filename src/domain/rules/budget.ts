@@ -1,33 +1,29 @@
 /**
- * The time the rules of one request may take (docs/rules.md, "Runtime budget"): every rule evaluated for the
- * request, enforce and shadow, and the re-decisions of its counterfactual, draw on one budget. Once it is spent,
- * a comprehension running stops within a few iterations, the rules not yet evaluated are skipped, and each is
- * recorded in the decision's `rule_errors`. Spent means both clocks passed it: the wall clock, and (when given)
- * the process's CPU time, so that time the process was not running (descheduled on a busy machine) does not
- * count as the rules'. The clocks are injected (performance.now and process.cpuUsage on the request path), so
- * the domain stays pure and tests can spend a budget without waiting.
+ * The work the rules of one request may do (docs/rules.md, "Runtime budget"): every rule evaluated for the
+ * request, enforce and shadow, and the re-decisions of its counterfactual, draw on one budget of cost units
+ * (cost.ts's units). Each rule evaluated is charged one unit, each comprehension iteration what the static
+ * estimate gives one iteration of it, each matches() its characters times its RE2 instructions. Once the budget is
+ * spent, a comprehension running stops at its next iteration, the rules not yet evaluated are skipped, and each is
+ * recorded in the decision's `rule_errors`. Work is counted, not timed, so a decision stays repeatable: the same
+ * request and ruleset spend the same units on any machine, however loaded.
  */
-/** The time the rules of one request may take by default (RULE_BUDGET_MS). */
-export const DEFAULT_RULE_BUDGET_MS = 5
+/** Units the rules of one request may spend by default (RULE_BUDGET_UNITS): one rule at the cost limit. */
+export const DEFAULT_RULE_BUDGET_UNITS = 250_000
 
 export class RuleBudget {
-  private readonly deadline: number
-  private readonly cpuDeadline: number
+  private used = 0
   private over = false
 
-  /** `now`: the wall clock, `cpu`: CPU time used so far, both in ms. */
-  constructor (readonly ms: number, private readonly now: () => number, private readonly cpu?: () => number) {
-    this.deadline = now() + ms
-    this.cpuDeadline = cpu === undefined ? 0 : cpu() + ms
-  }
+  constructor (readonly units: number) {}
 
-  /** True once the budget is spent (reads the clocks until then; the CPU clock only past the wall deadline). */
-  spent (): boolean {
-    if (!this.over && this.now() > this.deadline && (this.cpu === undefined || this.cpu() > this.cpuDeadline)) this.over = true
+  /** Charges `units` of work; true once the budget is spent. */
+  charge (units: number): boolean {
+    this.used += units
+    if (this.used > this.units) this.over = true
     return this.over
   }
 
-  /** True once spent() has seen the deadline pass (no clock read). */
+  /** True once a charge went past the budget. */
   get exhausted (): boolean {
     return this.over
   }
@@ -35,4 +31,4 @@ export class RuleBudget {
 
 /** The `rule_errors` entry of a rule stopped or skipped because the request's budget was spent. */
 export const budgetError = (budget: RuleBudget, started: boolean) =>
-  `${started ? 'stopped' : 'not evaluated'}: the rules of this request spent their ${budget.ms} ms budget`
+  `${started ? 'stopped' : 'not evaluated'}: the rules of this request spent their budget of ${budget.units.toLocaleString('en-US')} cost units`

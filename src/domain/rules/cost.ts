@@ -12,7 +12,8 @@
  * Units: one step is one CEL node evaluated (~20 ns); a string operation costs one step per 64 characters it
  * reads; matches() one step per 2 (character x RE2 instruction), the worst case of RE2's NFA; an error created
  * (and absorbed by `||`, `&&`, exists or all) costs ERROR_UNITS steps. bench/rule-isolation.ts measures the
- * ratio of time to units on the hostile rules.
+ * ratio of time to units on the hostile rules. The same units meter a request's rules as they run (budget.ts):
+ * each comprehension iteration is charged its estimate, each matches() its (characters x instructions).
  */
 
 /** The documented bound on one rule, and the weights of the estimate. */
@@ -96,6 +97,8 @@ const CONVERSIONS = new Set(['int', 'uint', 'double', 'string', 'bool', 'bytes',
 export interface CostEstimate {
   /** Units of the whole expression. */
   units: number
+  /** Units of one iteration of each comprehension (its predicate or transform, errors included), by its node. */
+  iterationUnits: ReadonlyMap<CelNode, number>
   /** When over RULE_COST.limit: the smallest part that is, where it starts, and why. */
   over?: { offset: number, message: string }
 }
@@ -110,6 +113,7 @@ const fmt = (n: number) => Number.isFinite(n) ? Math.ceil(n).toLocaleString('en-
  */
 export function estimateCost (root: CelNode, instructionsOf: (pattern: string) => number): CostEstimate {
   const units = new Map<CelNode, number>()
+  const iterationUnits = new Map<CelNode, number>()
   const children = new Map<CelNode, CelNode[]>()
   const why = new Map<CelNode, string>()
 
@@ -234,6 +238,7 @@ export function estimateCost (root: CelNode, instructionsOf: (pattern: string) =
       const each: Work = { steps: 1 + body.reduce((n, b) => n + b.work.steps, 0), absorbed: body.reduce((n, b) => n + b.work.absorbed, 0), raises: body.some(b => b.work.raises) }
       const perItemErrors = each.absorbed + (ABSORBING.has(name) && each.raises ? 1 : 0)
       const n = r.shape.items
+      iterationUnits.set(node, Math.ceil(each.steps + RULE_COST.errorUnits * perItemErrors))
       why.set(node, `${name}() over up to ${fmt(n)} items, each costing up to ${fmt(unitsOf(each))} units`)
       const shape: Shape = name === 'map' ? { items: n, chars: 0, element: body[body.length - 1]!.shape } : name === 'filter' ? { items: n, chars: 0, element } : SCALAR
       return { shape, work: { steps: 1 + r.work.steps + n * each.steps, absorbed: r.work.absorbed + n * perItemErrors, raises: true } }
@@ -261,7 +266,7 @@ export function estimateCost (root: CelNode, instructionsOf: (pattern: string) =
   }
 
   const total = walk(root, new Map())
-  const estimate: CostEstimate = { units: Math.ceil(unitsOf(total.work)) }
+  const estimate: CostEstimate = { units: Math.ceil(unitsOf(total.work)), iterationUnits }
   if (!(estimate.units <= RULE_COST.limit)) {
     // The smallest part over the bound: follow the dearest child while it is over too.
     let at = root

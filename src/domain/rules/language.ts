@@ -2,7 +2,7 @@ import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachman
 import type { Features, ScoreRequest } from '../decision/types.js'
 import type { ListMatcher } from './lists.js'
 import { budgetError, type RuleBudget } from './budget.js'
-import { estimateCost, type CelNode } from './cost.js'
+import { estimateCost, RULE_COST, type CelNode } from './cost.js'
 import { estimatedInstructions, MAX_RULE_INSTRUCTIONS, PatternCache, PatternError, type Re2Pattern } from './regex.js'
 import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed, type Window } from '../features/velocity-spec.js'
 
@@ -79,7 +79,6 @@ export class RuleCostError extends RuleSyntaxError {
 let current: RuleInput | undefined
 let patterns: ReadonlyMap<string, Re2Pattern> | undefined
 let budget: RuleBudget | undefined
-let ticks = 0
 
 /** Thrown by a comprehension's budget check once the budget is spent: made once, so throwing it costs nothing. */
 const BUDGET_SPENT = new Error('rule budget spent')
@@ -90,16 +89,16 @@ function feature (name: string, call: string): number {
   return value
 }
 
-/** Before each iteration of a comprehension: the clock is read every 16th time. */
-function budgetCheck (): boolean {
-  if (budget !== undefined && (budget.exhausted || ((++ticks & 15) === 0 && budget.spent()))) throw BUDGET_SPENT
+/** Before each iteration of a comprehension: charges the iteration's estimated units. */
+function budgetCheck (units: number): boolean {
+  if (budget?.charge(units) === true) throw BUDGET_SPENT
   return true
 }
 
 function re2Matches (s: string, pattern: string): boolean {
-  if (budget?.exhausted === true) throw BUDGET_SPENT
   const compiled = patterns?.get(pattern)
   if (compiled === undefined) throw new Error(`pattern ${JSON.stringify(pattern)} was not compiled`) // literals only: never
+  if (budget?.charge(1 + (s.length + 1) * compiled.instructions / RULE_COST.regexProductsPerUnit) === true) throw BUDGET_SPENT
   return compiled.test(s)
 }
 
@@ -123,7 +122,7 @@ const environment = new Environment({ homogeneousAggregateLiterals: false })
  * signature is refused), so compiled programs call `__matches` instead: runnable() renames every call.
  */
 const running = environment.clone()
-  .registerFunction('__budget(): bool', budgetCheck)
+  .registerFunction('__budget(double): bool', budgetCheck)
   .registerFunction('string.__matches(string): bool', re2Matches)
 
 function positionOf (expression: string, offset: number) {
@@ -231,19 +230,20 @@ function matchPatterns (ast: unknown, expression: string, cache: PatternCache): 
 }
 
 /**
- * The expression as it runs: a budget check before each iteration of every comprehension (`P` becomes
- * `__budget() ? (P) : false`, `map(x, T)` becomes `map(x, __budget(), T)`, whose filter a failed check ends),
- * inserted at the positions the parser gave, so nothing else of the text changes.
+ * The expression as it runs: a budget charge of the iteration's estimated units before each iteration of every
+ * comprehension (`P` becomes `__budget(u) ? (P) : false`, `map(x, T)` becomes `map(x, __budget(u), T)`, whose
+ * filter a spent budget ends), inserted at the positions the parser gave, so nothing else of the text changes.
  */
-function instrument (expression: string, ast: unknown): string {
+function instrument (expression: string, ast: unknown, iterationUnits: ReadonlyMap<CelNode, number>): string {
   const inserts: Array<[number, string]> = []
   for (const n of nodesOf(ast)) {
     if (n.op !== 'rcall') continue
     const [name, , args] = n.args as [string, CelNode, CelNode[]]
     if (!COMPREHENSIONS.has(name) || args[0]?.op !== 'id') continue
-    if (name === 'map' && args.length === 2) { inserts.push([args[1]!.start, '__budget(), ']); continue }
+    const charge = `__budget(${(iterationUnits.get(n) ?? 1).toFixed(1)})`
+    if (name === 'map' && args.length === 2) { inserts.push([args[1]!.start, `${charge}, `]); continue }
     const predicate = args[1]!
-    inserts.push([predicate.start, '__budget() ? ('], [predicate.end, ') : false'])
+    inserts.push([predicate.start, `${charge} ? (`], [predicate.end, ') : false'])
   }
   // From the end backwards, so earlier offsets stay valid; at one offset the later-found (inner) text goes first.
   inserts.sort((a, b) => b[0] - a[0])
@@ -255,8 +255,8 @@ function instrument (expression: string, ast: unknown): string {
 type Program = ((context: object) => unknown) & { ast: unknown, check: () => { valid: boolean, type?: string, error?: Error } }
 
 /** The program that runs: the instrumented text, its matches() calls renamed to RE2's, type-checked. */
-function runnable (expression: string, ast: unknown): Program {
-  const program = running.parse(instrument(expression, ast)) as Program
+function runnable (expression: string, ast: unknown, iterationUnits: ReadonlyMap<CelNode, number>): Program {
+  const program = running.parse(instrument(expression, ast, iterationUnits)) as Program
   for (const n of nodesOf(program.ast)) {
     if (n.op === 'rcall' && (n.args as unknown[])[0] === 'matches') (n.args as unknown[])[0] = '__matches'
   }
@@ -291,7 +291,7 @@ export function compileRule (expression: string, cache = new PatternCache()): Co
     const estimate = estimateCost(parsed.ast as CelNode, pattern => compiledPatterns.get(pattern)!.instructions)
     if (estimate.over !== undefined) throw new RuleCostError(estimate.over.message, positionOf(expression, estimate.over.offset), estimate.units)
     cost = estimate.units
-    program = runnable(expression, parsed.ast)
+    program = runnable(expression, parsed.ast, estimate.iterationUnits)
   } catch (err) {
     if (err instanceof RuleSyntaxError) throw err
     if (err instanceof ParseError || err instanceof CelTypeError) {
@@ -313,7 +313,7 @@ export function compileRule (expression: string, cache = new PatternCache()): Co
       const stackTraceLimit = Error.stackTraceLimit
       Error.stackTraceLimit = 0
       try {
-        if (bound.budget?.spent() === true) return { matched: false, error: budgetError(bound.budget, false) }
+        if (bound.budget?.charge(1) === true) return { matched: false, error: budgetError(bound.budget, false) }
         const value = program(bound.variables)
         if (typeof value !== 'boolean') return { matched: false, error: `expression returned ${typeof value}, not a bool` }
         return { matched: value }
