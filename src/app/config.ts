@@ -17,9 +17,9 @@ export interface Config {
   schemaRegistryUrl: string | undefined
   logLevel: string
   relayLingerMs: number
-  /** How often velocity records held in memory are written to the state store (stores/velocity.ts). */
+  /** How often velocity records held in memory are written to the state store (stores/velocity/). */
   velocityFlushMs: number
-  /** Velocity records kept in memory beyond those pinned or dirty (stores/velocity.ts). */
+  /** Velocity records kept in memory beyond those pinned or dirty (stores/velocity/). */
   velocityCacheRecords: number
   /**
    * How far V8 lets the heap grow past what survived its last full collection, in percent (0: V8's own

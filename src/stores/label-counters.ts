@@ -1,4 +1,4 @@
-import type { VelocityStore } from './velocity.js'
+import type { VelocityStore } from './velocity/index.js'
 import { scopeOf } from '../domain/scope.js'
 import type { WriteOp } from './rocks.js'
 import type { DecisionSubject } from '../domain/records/decisions.js'

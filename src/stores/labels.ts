@@ -4,7 +4,7 @@ import { type Scope, scopeOf } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import { countFraud, shouldCount, type StoredLabel } from './label-counters.js'
 import { parseTransaction, transactionKey } from './transactions.js'
-import type { VelocityStore } from './velocity.js'
+import type { VelocityStore } from './velocity/index.js'
 import type { FeedbackLabel } from '../domain/records/feedback.js'
 
 export const labelKey = (scope: Scope, traceId: string) => stateKey(TAG.label, scope.tenant, scope.mode, traceId)

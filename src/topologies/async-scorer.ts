@@ -9,7 +9,7 @@ import type { TransactionRecord } from '../domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
 import { LRUCache } from 'lru-cache'
-import { decodeLinks, encodeLinks, keepMostRecent, type Links } from '../stores/velocity-links.js'
+import { decodeLinks, encodeLinks, keepMostRecent, type Links } from '../stores/velocity/index.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000

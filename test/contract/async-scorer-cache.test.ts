@@ -7,7 +7,7 @@ import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.j
 import { auth, eventually, startTestApp } from '../support/app.js'
 import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan } from '../../src/stores/rocks.js'
-import { decodeLinks } from '../../src/stores/velocity-links.js'
+import { decodeLinks } from '../../src/stores/velocity/links.js'
 import { linkAnalysis, type LinkGraph, type LinkKind } from '../../src/domain/link-analysis.js'
 
 describe('async-scorer on the embedded log: graph nodes kept between batches', () => {

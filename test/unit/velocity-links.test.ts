@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeLinks, encodeLinks, keepMostRecent } from '../../src/stores/velocity-links.js'
+import { decodeLinks, encodeLinks, keepMostRecent } from '../../src/stores/velocity/links.js'
 
 describe('distinct-count records', () => {
   it('round-trip values of any script with their last-seen times, in their order', () => {

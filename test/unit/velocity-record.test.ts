@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { decodeRecord, encodeRecord } from '../../src/stores/velocity-record.js'
-import { addAt, emptySlots } from '../../src/stores/velocity-slots.js'
+import { decodeRecord, encodeRecord } from '../../src/stores/velocity/record.js'
+import { addAt, emptySlots } from '../../src/stores/velocity/slots.js'
 
 describe('velocity record codec', () => {
   const counters = () => {

@@ -1,6 +1,6 @@
 /**
  * Values linked to one value, each with the event time it was last seen: a distinct count within a velocity
- * record (velocity-record.ts) and a node of the async-scorer's link graph. As stored: a format byte, a u32
+ * record (record.ts) and a node of the async-scorer's link graph. As stored: a format byte, a u32
  * count, then per value a float64 time, a u32 byte length and the value's UTF-8 bytes. Records of the first
  * format were JSON objects (first byte `{`): read as such and written back in this one.
  */

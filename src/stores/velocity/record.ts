@@ -1,16 +1,16 @@
-import { emptySlots, firstsInReach, readSlots, slotsSize, writeSlots, type Slots } from './velocity-slots.js'
-import { linksSize, readLinks, writeLinks, type Links } from './velocity-links.js'
+import { emptySlots, firstsInReach, readSlots, slotsSize, writeSlots, type Slots } from './slots.js'
+import { linksSize, readLinks, writeLinks, type Links } from './links.js'
 
 /**
- * Everything velocity keeps about one dimension value (velocity.ts): its counters and, per other dimension
+ * Everything velocity keeps about one dimension value (index.ts): its counters and, per other dimension
  * a distinct need counts, the values it was seen with (undefined: none yet). One record, so a request reads
  * one key per value.
  */
 export interface VelocityRecord { counters: Slots, links: Map<string, Links> | undefined }
 
 /**
- * As stored: a format byte, the counters (velocity-slots.ts), then with format 3 a u16 count of link sets and
- * per set a u8 byte length and the other dimension's name, then its links (velocity-links.ts). A record with
+ * As stored: a format byte, the counters (slots.ts), then with format 3 a u16 count of link sets and
+ * per set a u8 byte length and the other dimension's name, then its links (links.ts). A record with
  * no links is written in format 2 (the counters alone), which is also what stores kept before links moved in.
  */
 const COUNTERS = 2

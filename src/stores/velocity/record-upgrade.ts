@@ -1,12 +1,12 @@
-import { prefixRange, stateId, stateKey, TAG } from './keys.js'
-import { scan, type WriteOp } from './rocks.js'
-import type { StateDb } from './state-db.js'
-import { addAt, emptySlots, type Resolution } from './velocity-slots.js'
-import { decodeLinks } from './velocity-links.js'
-import { decodeRecord, encodeRecord, type VelocityRecord } from './velocity-record.js'
+import { prefixRange, stateId, stateKey, TAG } from '../keys.js'
+import { scan, type WriteOp } from '../rocks.js'
+import type { StateDb } from '../state-db.js'
+import { addAt, emptySlots, type Resolution } from './slots.js'
+import { decodeLinks } from './links.js'
+import { decodeRecord, encodeRecord, type VelocityRecord } from './record.js'
 
 /**
- * Records of earlier layouts brought to the current one (velocity-record.ts) when a store opens. Each step
+ * Records of earlier layouts brought to the current one (record.ts) when a store opens. Each step
  * runs once per store (marked done in the meta keys); a value's old records go in the same atomic write as its
  * new one, so an interrupted step continues where it stopped.
  */

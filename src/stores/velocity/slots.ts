@@ -1,7 +1,7 @@
-import { WINDOWS } from '../domain/features/velocity-spec.js'
+import { WINDOWS } from '../../domain/features/velocity-spec.js'
 
 /**
- * The counters of one dimension value (velocity.ts): per resolution (minute, hour, day), the time units that
+ * The counters of one dimension value (record.ts): per resolution (minute, hour, day), the time units that
  * hold something, in order, each as four numbers in one flat array: unit (since the epoch), count, amount sum,
  * squared amount sum. Most values are seen a few times: a handful of slots, not 60 + 24 + 32 dense ones.
  *
@@ -68,7 +68,7 @@ export function sumSlots (s: number[], res: Resolution, from: number, to: number
 
 /**
  * As stored: per resolution a u16 slot count and per slot a u32 unit and three float64 (count, sum, squared
- * sum); units out of reach are left out. velocity-record.ts puts a format byte before them.
+ * sum); units out of reach are left out. record.ts puts a format byte before them.
  */
 const SLOT_BYTES = 4 + 3 * 8
 

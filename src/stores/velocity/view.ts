@@ -1,0 +1,93 @@
+import type { Features, ScoreRequest } from '../../domain/decision/types.js'
+import type { Scope } from '../../domain/scope.js'
+import { dimensionValue, featureName, WINDOWS, type VelocityNeed } from '../../domain/features/velocity-spec.js'
+import type { WriteOp } from '../rocks.js'
+import { increment } from './increment.js'
+import { pairOf, type Plan } from './read-plan.js'
+import { FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
+import type { CachedRecord, WriteBackCache } from './write-back-cache.js'
+
+const NO_LINKS: number[] = []
+
+/**
+ * The records one event touches, loaded and pinned: its features (the history before the event: read before
+ * its increments), then its increments, then release once the write holding them is settled.
+ */
+export class VelocityView {
+  constructor (
+    private readonly cache: WriteBackCache,
+    private readonly records: Map<string, CachedRecord>,
+    private readonly plan: Plan,
+    private readonly scope: Scope,
+    private readonly request: ScoreRequest,
+    private readonly eventTimeMs: number,
+    private readonly needs: readonly VelocityNeed[]
+  ) {}
+
+  private record (dim: string): CachedRecord {
+    return this.records.get(this.plan.records.get(dim)!)!
+  }
+
+  private sum (dim: string, res: Resolution, units: number, field: number): number {
+    const last = unitOf(this.eventTimeMs, res)
+    return sumSlots(this.record(dim).counters[res], res, last - units + 1, last, field)
+  }
+
+  /** Sets one feature per need whose dimension the request names (featureName(need)). */
+  features (into: Features = {}): Features {
+    for (const need of this.needs) {
+      const value = dimensionValue(this.request, need.dimension)
+      if (value === undefined) continue
+      const { res, units } = WINDOWS[need.window]
+      if (need.aggregate === 'distinct') {
+        const since = this.eventTimeMs - units * UNIT_MS[res]
+        let n = 0
+        for (const seen of this.record(need.dimension).links?.get(need.of)?.values() ?? NO_LINKS) if (seen > since && seen <= this.eventTimeMs) n++
+        into[featureName(need)] = n
+      } else {
+        into[featureName(need)] = this.sum(need.dimension, res, units, FIELD[need.aggregate])
+      }
+    }
+    return into
+  }
+
+  /** When the request's `of` value was last seen with its `dimension` value (a distinct need must cover the pair). */
+  lastLinked (dimension: string, of: string): number | undefined {
+    const value = dimensionValue(this.request, dimension)
+    const other = dimensionValue(this.request, of)
+    if (value === undefined || other === undefined) return undefined
+    if (!this.plan.linked.has(pairOf(dimension, of))) return undefined
+    return this.record(dimension).links?.get(of)?.get(other)
+  }
+
+  private undo: Array<() => void> = []
+  private journalOp: WriteOp | undefined
+
+  /**
+   * Adds this event (in the cache, now) and returns the journal entry for the caller's durable write;
+   * revert() takes the increments back.
+   */
+  incrementOps (): WriteOp[] {
+    const amount = this.request.amount ?? 0
+    const changed = increment(this.records, this.plan, this.eventTimeMs, amount, this.undo)
+    this.journalOp = this.cache.journalled({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: amount, tracked: this.plan.tracked, pairs: this.plan.pairs }, changed)
+    return [this.journalOp]
+  }
+
+  /**
+   * Takes this event's increments back out of the cache: the batch that held them failed and was not
+   * written. Subtracts rather than restores, so other events' increments made since are kept.
+   */
+  revert (): void {
+    for (const fn of this.undo.splice(0).reverse()) fn()
+    if (this.journalOp !== undefined) this.cache.forget(this.journalOp)
+    this.journalOp = undefined
+  }
+
+  /** Call once the batch holding incrementOps() is durable, or failed (then its increments are taken back). */
+  release (): void {
+    if (this.journalOp !== undefined && this.cache.inflight(this.journalOp)) this.revert()
+    this.cache.unpin(this.records)
+    this.cache.trim()
+  }
+}
