@@ -1,4 +1,4 @@
-import { mapDecisions, type Topology } from './index.js'
+import { mapDecisions, type Topology } from '../stream/topology.js'
 import { billingRecord } from '../domain/records/billing.js'
 
 /** decisions -> `billing`, keyed by trace id: at-least-once, so billing de-duplicates by trace_id. */

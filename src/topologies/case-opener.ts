@@ -1,6 +1,6 @@
 import { caseWriter } from './case-writer.js'
 import { subjectsOf } from '../domain/decision/subjects.js'
-import { mapDecisions, type Topology } from './index.js'
+import { mapDecisions, type Topology } from '../stream/topology.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { caseIdForTrace, commandRecord, type CaseCommand } from '../domain/records/case-commands.js'
 

@@ -1,4 +1,4 @@
-import type { Topology } from './index.js'
+import type { Topology } from '../stream/topology.js'
 import { billing } from './billing.js'
 import { caseOpener } from './case-opener.js'
 import { ruleTriggered } from './rule-triggered.js'

@@ -1,4 +1,4 @@
-import { mapDecisions, type Topology } from './index.js'
+import { mapDecisions, type Topology } from '../stream/topology.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 

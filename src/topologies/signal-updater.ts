@@ -1,6 +1,6 @@
 import { signalResource } from '../domain/signals.js'
 import { parseJson } from '../stream/view.js'
-import { mapTopic, type Topology } from './index.js'
+import { mapTopic, type Topology } from '../stream/topology.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
 import type { SignalChange } from '../domain/records/signals.js'
 

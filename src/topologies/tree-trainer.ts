@@ -13,7 +13,7 @@ import { stateKey, TAG } from '../stores/keys.js'
 import { scan } from '../stores/rocks.js'
 import type { StateDb } from '../stores/state-db.js'
 import type { BatchWrites } from '../stream/batch-writes.js'
-import type { TreeTrainingSettings } from './index.js'
+import type { TreeTrainingSettings } from '../stream/topology.js'
 import { trainInWorker } from './model-training.js'
 
 const DAY_MS = 86_400_000

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { asyncScorer } from '../../src/topologies/async-scorer.js'
-import { startTopology, type RunningTopology, type TopologyContext } from '../../src/topologies/index.js'
+import { startTopology, type RunningTopology, type TopologyContext } from '../../src/stream/topology.js'
 import type { CommitHook, WriteOp } from '../../src/stores/rocks.js'
 import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 import { auth, eventually, startTestApp } from '../support/app.js'

@@ -1,12 +1,18 @@
-import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
-import type { ControlPlane } from '../stream/control-plane.js'
+/**
+ * The topology framework: what a topology is (its processors, the services it runs beside them, the named
+ * stores it owns), what it is built from (TopologyContext), the settings topologies read, and how one is
+ * started and stopped. Topologies themselves live in `topologies/` at the repository root, one folder each,
+ * listed in `topologies/registry.ts`; the runner that consumes for their processors is processor.ts.
+ */
+import type { ConsumedRecord } from './eventlog/event-log.js'
+import type { ControlPlane } from './control-plane.js'
 import type { CommandOutcome } from '../stores/cases.js'
-import type { View } from '../stream/view.js'
-import type { TopicNames } from '../stream/topics.js'
-import type { DecisionCodec } from '../stream/decision-codec.js'
-import type { AuditLog } from '../stream/audit-log.js'
-import type { ModelRegistry } from '../stream/views/model-registry.js'
-import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../stream/processor.js'
+import type { View } from './view.js'
+import type { TopicNames } from './topics.js'
+import type { DecisionCodec } from './decision-codec.js'
+import type { AuditLog } from './audit-log.js'
+import type { ModelRegistry } from './views/model-registry.js'
+import { ProcessorRunner, type Processor, type ProcessorRuntime } from './processor.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import type { LogRecord } from '../domain/records/log-record.js'
 import type { CaseRecord } from '../domain/records/cases.js'
@@ -22,7 +28,7 @@ export interface TreeTrainingSettings { everyHours: number, windowDays: number, 
 /** The settings topologies read (a part of the process configuration, app/config.ts). */
 export interface TopologySettings {
   labelMaturityDays: number
-  /** Decisions recorded more than this after their event time are not learned from (feedback.ts). */
+  /** Decisions recorded more than this after their event time are not learned from (topologies/feedback). */
   lateEventHours: number
   modelPublishIntervalMs: number
   modelTrees: TreeTrainingSettings
@@ -53,7 +59,7 @@ export interface Service { start(): void, stop(): Promise<void> }
 /**
  * A topology: stream processors that run alone (`node dist/src/app/main.js topology <name>`, Kafka mode) or
  * inside the one-process service, on either EventLog transport. It declares its processors (input topics,
- * checkpointed state, process function); the runner (stream/processor.ts) does the consuming.
+ * checkpointed state, process function); the runner (processor.ts) does the consuming.
  */
 export interface Topology {
   name: string
