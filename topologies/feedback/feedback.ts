@@ -1,20 +1,20 @@
-import { inputValues } from '../domain/model/inputs.js'
-import { treeValues } from '../domain/model/tree-inputs.js'
-import { round4 } from '../domain/model/model.js'
+import { inputValues } from '../../src/domain/model/inputs.js'
+import { treeValues } from '../../src/domain/model/tree-inputs.js'
+import { round4 } from '../../src/domain/model/model.js'
 import { TreeTrainer } from './tree-trainer.js'
 import { RolloutGuard, type GuardedRuns } from './rollout-guard.js'
-import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
-import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
-import { prefixRange, stateKey, TAG } from '../stores/keys.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { Batch, Processor } from '../stream/processor.js'
-import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
-import { scan } from '../stores/rocks.js'
-import type { Topology } from '../stream/topology.js'
-import { recordedMsOf, type TransactionRecord } from '../domain/records/decisions.js'
-import { decodeLabel, type FeedbackLabel } from '../domain/records/feedback.js'
-import { type ModelRecord, modelRecord } from '../domain/records/models.js'
-import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
+import { learn, newLearner, snapshot, type LearnerState } from '../../src/domain/model/learner.js'
+import { scopeId, scopeOf, type Mode, type Scope } from '../../src/domain/scope.js'
+import { prefixRange, stateKey, TAG } from '../../src/stores/keys.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { Batch, Processor } from '../../src/stream/processor.js'
+import type { ConsumedRecord } from '../../src/stream/eventlog/event-log.js'
+import { scan } from '../../src/stores/rocks.js'
+import type { Topology } from '../../src/stream/topology.js'
+import { recordedMsOf, type TransactionRecord } from '../../src/domain/records/decisions.js'
+import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
+import { type ModelRecord, modelRecord } from '../../src/domain/records/models.js'
+import { byTenant, firstCopy, sourceTopic } from '../../src/stream/repartition.js'
 const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */
 const ROW_RETENTION_MS = 90 * DAY_MS
@@ -58,7 +58,7 @@ type Learners = Map<string, OpenLearner>
  * Every MODEL_PUBLISH_INTERVAL_MS (a punctuation), a tenant whose model changed gets a new version on the
  * `models` topic, which every instance applies. Learners, rows and offsets commit in one batch per consumed
  * batch, so a restart neither loses nor repeats a step. The model of a tenant has one writer: decisions and
- * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (stream/repartition.ts), so
+ * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (src/stream/repartition.ts), so
  * one instance owns all of a tenant's rows and its learner however many share the group.
  * Trees: every labelled row also enters a training index by recorded time (frauds all, legitimate rows sampled
  * and weighted back). Every `modelTrees.everyHours` of recorded time a tenant's trees are trained in a worker

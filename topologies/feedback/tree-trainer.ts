@@ -1,19 +1,19 @@
-import { newId } from '../domain/ids.js'
-import { checkQuality, evaluateChallenger, type ModelEvaluation, type QualityCheck } from '../domain/model/challenger.js'
-import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
-import { DEFAULT_TRAINING, predictLogit, type Forest } from '../domain/model/gbdt.js'
-import type { LearnerState } from '../domain/model/learner.js'
-import { scoreOf, type TreeModel } from '../domain/model/model.js'
-import { TREE_INPUTS } from '../domain/model/tree-inputs.js'
-import { auditRecord } from '../domain/records/audit.js'
-import type { LogRecord } from '../domain/records/log-record.js'
-import { modelRecord, type ModelRecord } from '../domain/records/models.js'
-import { scopeId, type Scope } from '../domain/scope.js'
-import { stateKey, TAG } from '../stores/keys.js'
-import { scan } from '../stores/rocks.js'
-import type { StateDb } from '../stores/state-db.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { TreeTrainingSettings } from '../stream/topology.js'
+import { newId } from '../../src/domain/ids.js'
+import { checkQuality, evaluateChallenger, type ModelEvaluation, type QualityCheck } from '../../src/domain/model/challenger.js'
+import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../../src/domain/model/drift.js'
+import { DEFAULT_TRAINING, predictLogit, type Forest } from '../../src/domain/model/gbdt.js'
+import type { LearnerState } from '../../src/domain/model/learner.js'
+import { scoreOf, type TreeModel } from '../../src/domain/model/model.js'
+import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { auditRecord } from '../../src/domain/records/audit.js'
+import type { LogRecord } from '../../src/domain/records/log-record.js'
+import { modelRecord, type ModelRecord } from '../../src/domain/records/models.js'
+import { scopeId, type Scope } from '../../src/domain/scope.js'
+import { stateKey, TAG } from '../../src/stores/keys.js'
+import { scan } from '../../src/stores/rocks.js'
+import type { StateDb } from '../../src/stores/state-db.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { TreeTrainingSettings } from '../../src/stream/topology.js'
 import { trainInWorker } from './model-training.js'
 
 const DAY_MS = 86_400_000
@@ -67,9 +67,9 @@ function shareOf (trace: string): number {
  *   promoted or rejected. While it waits, no newer challenger is trained.
  * - A promoted champion rolls back to the champion before it when its live scores drift from those it was
  *   promoted on (population stability index over PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS
- *   over a day of recorded time, drift.ts), or when its quality does: on the decisions matured since its
+ *   over a day of recorded time, src/domain/model/drift.ts), or when its quality does: on the decisions matured since its
  *   promotion (once they hold `minFrauds` frauds) the champion before it does better by more than
- *   QUALITY_ROLLBACK_MARGIN (challenger.ts). A challenger pending then is compared with the restored one.
+ *   QUALITY_ROLLBACK_MARGIN (src/domain/model/challenger.ts). A challenger pending then is compared with the restored one.
  * Every step is a record on `models` (the registry shows champion and challenger) and an audit entry.
  */
 export class TreeTrainer {

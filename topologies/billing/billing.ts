@@ -1,5 +1,5 @@
-import { mapDecisions, type Topology } from '../stream/topology.js'
-import { billingRecord } from '../domain/records/billing.js'
+import { mapDecisions, type Topology } from '../../src/stream/topology.js'
+import { billingRecord } from '../../src/domain/records/billing.js'
 
 /** decisions -> `billing`, keyed by trace id: at-least-once, so billing de-duplicates by trace_id. */
 export const billing: Topology = {

@@ -1,6 +1,6 @@
-import { mapDecisions, type Topology } from '../stream/topology.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
+import { mapDecisions, type Topology } from '../../src/stream/topology.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
 
 /** Stable across replays and retries: the same hit always yields the same event id. */
 export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {

@@ -1,15 +1,15 @@
-import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, sharedWith, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { Processor } from '../stream/processor.js'
-import { scopeOf, type Scope } from '../domain/scope.js'
-import { stateId, TAG } from '../stores/keys.js'
-import { dimensionValue } from '../domain/features/velocity-spec.js'
-import type { Topology } from '../stream/topology.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
-import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
+import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, sharedWith, type LinkGraph, type LinkKind } from '../../src/domain/link-analysis.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { Processor } from '../../src/stream/processor.js'
+import { scopeOf, type Scope } from '../../src/domain/scope.js'
+import { stateId, TAG } from '../../src/stores/keys.js'
+import { dimensionValue } from '../../src/domain/features/velocity-spec.js'
+import type { Topology } from '../../src/stream/topology.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
+import { byTenant, firstCopy, sourceTopic } from '../../src/stream/repartition.js'
 import { LRUCache } from 'lru-cache'
-import { decodeLinks, encodeLinks, keepMostRecent, type Links } from '../stores/velocity-links.js'
+import { decodeLinks, encodeLinks, keepMostRecent, type Links } from '../../src/stores/velocity-links.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000
@@ -20,7 +20,7 @@ const identifierId = (s: Scope, kind: LinkKind, value: string) => stateId(TAG.li
 const userId = (s: Scope, user: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'u', user)
 const SEP = '\u0000'
 
-/** A user's identifiers, or an identifier's users, each with the event time it was last seen (velocity-links.ts). */
+/** A user's identifiers, or an identifier's users, each with the event time it was last seen (src/stores/velocity-links.ts). */
 interface GraphNode { id: string, links: Links, changed: boolean }
 
 /**
@@ -175,7 +175,7 @@ export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<Retur
  * same event (same id and content) twice on the topic, never a changed or an extra one.
  *
  * A check reads two hops of its tenant's graph, so a tenant's graph has one owner: decisions come through
- * the `async-scorer-by-tenant` repartition topic on Kafka (stream/repartition.ts), and N instances give the
+ * the `async-scorer-by-tenant` repartition topic on Kafka (src/stream/repartition.ts), and N instances give the
  * results of one. A copy the repartition stage appended twice is analysed once.
  */
 export const asyncScorer: Topology = {

@@ -1,8 +1,8 @@
 import { caseWriter } from './case-writer.js'
-import { subjectsOf } from '../domain/decision/subjects.js'
-import { mapDecisions, type Topology } from '../stream/topology.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import { caseIdForTrace, commandRecord, type CaseCommand } from '../domain/records/case-commands.js'
+import { subjectsOf } from '../../src/domain/decision/subjects.js'
+import { mapDecisions, type Topology } from '../../src/stream/topology.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { caseIdForTrace, commandRecord, type CaseCommand } from '../../src/domain/records/case-commands.js'
 
 /** The open command of a `flag` decision's case. Pure; the same decision always gives the same command. */
 export function openCommandFor (d: TransactionRecord): CaseCommand {
