@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Processor } from '../../src/stream/processor.js'
 import { scanEndpoints } from '../../src/stores/webhooks.js'
-import { ownedKey, saveOps } from '../../src/stores/webhook-deliveries.js'
+import { ownedKey, saveOps } from './retry-store.js'
 import { Dispatcher } from './dispatcher.js'
 import { httpSender } from './http-sender.js'
 import { egressPolicy } from '../../src/domain/webhooks/egress-policy.js'

@@ -1,7 +1,7 @@
-import { scan, type WriteOp } from './rocks.js'
-import { stateKey, TAG } from './keys.js'
-import type { StateDb } from './state-db.js'
-import type { Delivery } from '../domain/records/webhook-deliveries.js'
+import { scan, type WriteOp } from '../../src/stores/rocks.js'
+import { stateKey, TAG } from '../../src/stores/keys.js'
+import type { StateDb } from '../../src/stores/state-db.js'
+import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'
 
 /**
  * The delivery process's own retry state, durable in its local RocksDB: every delivery it accepted, and a
