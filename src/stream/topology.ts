@@ -17,6 +17,7 @@ import type { TransactionRecord } from '../domain/records/decisions.js'
 import type { LogRecord } from '../domain/records/log-record.js'
 import type { CaseRecord } from '../domain/records/cases.js'
 import type { WebhookRecord } from '../domain/records/webhooks.js'
+import type { StoreDeclaration } from '../stores/named-store.js'
 
 /**
  * When the model trainer retrains a tenant's trees: every `everyHours` of recorded time, on the labelled decisions of
@@ -59,15 +60,47 @@ export interface Service { start(): void, stop(): Promise<void> }
 /**
  * A topology: stream processors that run alone (`node dist/src/app/main.js topology <name>`, Kafka mode) or
  * inside the one-process service, on either EventLog transport. It declares its processors (input topics,
- * checkpointed state, process function); the runner (processor.ts) does the consuming.
+ * checkpointed state, process function) and the named stores it owns (stores/named-store.ts); the runner
+ * (processor.ts) does the consuming.
  */
 export interface Topology {
   name: string
   description: string
+  /** The stores it owns: no other topology declares the same name or a prefix overlapping one of them. */
+  stores: readonly StoreDeclaration[]
   build(ctx: TopologyContext): { processors: Array<Processor<any, any>>, services?: Service[] }
 }
 
 export interface RunningTopology { stop(): Promise<void> }
+
+/**
+ * Throws when two store declarations of `topologies` share a name, or a prefix (one prefix starting another:
+ * their keys would mix), naming each clash; in one topology as between two.
+ */
+export function checkStores (topologies: readonly Topology[]): void {
+  const declared = topologies.flatMap(t => t.stores.map(store => ({ topology: t.name, store })))
+  const clashes: string[] = []
+  declared.forEach((a, i) => {
+    for (const b of declared.slice(i + 1)) {
+      const what = a.store.name === b.store.name ? 'name' : a.store.prefix.startsWith(b.store.prefix) || b.store.prefix.startsWith(a.store.prefix) ? 'key prefix' : undefined
+      if (what !== undefined) clashes.push(`${a.topology}'s store ${a.store.name} and ${b.topology}'s store ${b.store.name} share a ${what} (${JSON.stringify(a.store.prefix)}, ${JSON.stringify(b.store.prefix)})`)
+    }
+  })
+  if (clashes.length > 0) throw new Error(`topology stores clash: ${clashes.join('; ')}`)
+}
+
+/**
+ * Starts the topologies of `registry` named in `names`, after checking the stores the whole registry declares
+ * (checkStores): a clash is refused at start even between topologies that run in different processes.
+ */
+export async function startTopologies (registry: Readonly<Record<string, Topology>>, names: readonly string[], ctx: TopologyContext): Promise<RunningTopology> {
+  checkStores(Object.values(registry))
+  const unknown = names.find(n => registry[n] === undefined)
+  if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(registry).join(', ')}`)
+  const running = await Promise.all(names.map(n => startTopology(registry[n]!, ctx)))
+  // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
+  return { async stop () { await Promise.all(running.map(t => t.stop())) } }
+}
 
 export async function startTopology (topology: Topology, ctx: TopologyContext): Promise<RunningTopology> {
   const { processors, services = [] } = topology.build(ctx)

@@ -5,6 +5,7 @@ import { billingRecord } from '../../src/domain/records/billing.js'
 export const billing: Topology = {
   name: 'billing',
   description: 'one billing event per live decision, keyed by trace_id',
+  stores: [],
   build: ctx => ({
     processors: [mapDecisions(ctx, 'billing', ctx.topics.billing, d => {
       const record = billingRecord(d)

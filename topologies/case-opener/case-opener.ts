@@ -27,10 +27,13 @@ export function openCommandFor (d: TransactionRecord): CaseCommand {
  * Cases: every `flag` decision on the decisions stream becomes an open command on `case-commands` (case id
  * derived from the trace id, so idempotent), and the same topology is the single writer that applies every
  * case command (flags, analysts' opens, assignments, dispositions) in the partition that owns the case id.
+ * It owns no local store: the state of a case is the shared cases store (src/stores/cases.ts), which every
+ * process materializes from the `cases` topic the writer emits (case-writer.ts).
  */
 export const caseOpener: Topology = {
   name: 'case-opener',
   description: 'opens a case per flag decision; single writer of case transitions; case.created / case.dispositioned events, feedback labels',
+  stores: [],
   build: ctx => ({
     processors: [
       mapDecisions(ctx, 'case-opener', ctx.topics.caseCommands, d => d.decision.action === 'flag' ? [commandRecord(openCommandFor(d))] : []),

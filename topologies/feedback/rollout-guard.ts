@@ -1,17 +1,12 @@
-import type { RolloutFigures } from '../../src/domain/decision/types.js'
 import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 import { isGuarded, rolloutsRun, stopReason } from '../../src/domain/rules/rollout-guard.js'
 import { stopRollout } from '../../src/domain/rules/ruleset-edits.js'
 import type { Scope } from '../../src/domain/scope.js'
-import { stateKey, TAG } from '../../src/stores/keys.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
 import type { ControlPlane } from '../../src/stream/control-plane.js'
 import type { AuditLog } from '../../src/stream/audit-log.js'
+import { readRuns, writeRuns, type GuardedRuns } from './rollout-runs.js'
 
-/** The figures of each guarded run of a scope's rollouts, by run id. */
-export type GuardedRuns = Record<string, RolloutFigures & { pack: string }>
-
-const runsKey = (s: Scope) => stateKey(TAG.learner, 'g', s.tenant, s.mode)
 /** Who the guard's changes and audit entries name. */
 export const GUARD_ACTOR = 'rollout-guard'
 
@@ -35,14 +30,12 @@ export class RolloutGuard {
 
   constructor (private readonly deps: RolloutGuardDeps) {}
 
-  async load (scope: Scope, writes: BatchWrites): Promise<GuardedRuns> {
-    const raw = await writes.get(runsKey(scope))
-    return raw === undefined ? {} : JSON.parse(raw.toString()) as GuardedRuns
+  load (scope: Scope, writes: BatchWrites): Promise<GuardedRuns> {
+    return readRuns(writes, scope)
   }
 
   save (scope: Scope, writes: BatchWrites, runs: GuardedRuns): void {
-    if (Object.keys(runs).length === 0) writes.del(runsKey(scope))
-    else writes.put(runsKey(scope), Buffer.from(JSON.stringify(runs)))
+    writeRuns(writes, scope, runs)
   }
 
   /** Counts a decision for the guarded runs it ran; the ids of those one of whose rules it matched (kept on its row). */

@@ -26,6 +26,7 @@ export function ruleTriggeredEvents (d: TransactionRecord): ServiceEvent[] {
 export const ruleTriggered: Topology = {
   name: 'rule-triggered',
   description: 'rule.triggered events for enforce and shadow rule hits on the decisions stream',
+  stores: [],
   build: ctx => ({
     processors: [mapDecisions(ctx, 'rule-triggered', ctx.topics.events, d => ruleTriggeredEvents(d).map(event => eventRecord(d.tenant_id, event)))]
   })

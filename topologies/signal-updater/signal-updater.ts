@@ -14,6 +14,7 @@ export function signalUpdatedEvent (c: SignalChange): ServiceEvent {
 export const signalUpdater: Topology = {
   name: 'signal-updater',
   description: 'signal.updated events for every SIM-swap or IP-reputation change on the signals topic',
+  stores: [],
   build: ctx => ({
     processors: [mapTopic(ctx, 'signal-updater', ctx.topics.signals, ctx.topics.events, r => parseJson<SignalChange>(r.value), change => [eventRecord(change.tenant_id, signalUpdatedEvent(change))])]
   })
