@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The unit and API suites once more on Node 24 LTS, while the service runs on the machine's Node 20: the npm
+# The unit, API and topology suites once more on Node 24 LTS, while the service runs on the machine's Node 20: the npm
 # registry's `node` package carries the binary (installed once under node_modules/.node24, not saved).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,4 +9,4 @@ if [ ! -x "$DIR/node_modules/.bin/node" ]; then
 fi
 NODE24="$DIR/node_modules/.bin/node"
 echo "unit and API suites on Node $("$NODE24" --version)"
-exec "$NODE24" node_modules/vitest/vitest.mjs run test/unit test/api
+exec "$NODE24" node_modules/vitest/vitest.mjs run test/unit test/api topologies

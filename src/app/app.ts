@@ -12,7 +12,7 @@ import { RateLimiter } from '../services/rate-limit.js'
 import { startGrpc } from '../grpc/scorer-server.js'
 import { AuditLog } from '../stream/audit-log.js'
 import { ensureServiceTopics, topicNames } from '../stream/topics.js'
-import { startTopology, type TopologyContext } from '../topologies/index.js'
+import { startTopologies, type TopologyContext } from '../stream/topology.js'
 import { bootstrap, type Identity } from './bootstrap.js'
 import type { Config } from './config.js'
 import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
@@ -23,7 +23,7 @@ import { ControlPlane } from '../stream/control-plane.js'
 import { OutboxRelay } from '../stream/relay.js'
 import { PipelineHealth } from '../stream/health.js'
 import { ScoringService } from '../services/scoring-service.js'
-import { TOPOLOGIES } from '../topologies/registry.js'
+import { TOPOLOGIES } from '../../topologies/registry.js'
 import { decodingOnce, plainProtobufCodec, schemaRegistryCodec, type DecisionCodec } from '../stream/decision-codec.js'
 import { Outbox } from '../stores/outbox.js'
 import { PresentKeys } from '../stores/present-keys.js'
@@ -136,12 +136,9 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
     startedViews, modelRegistry, reputation, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
-      const unknown = names.find(n => TOPOLOGIES[n] === undefined)
-      if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(TOPOLOGIES).join(', ')}`)
       const ctx: TopologyContext = { ...runtime, config, codec, topics, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
-      const running = await Promise.all(names.map(n => startTopology(TOPOLOGIES[n]!, ctx)))
-      // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
-      return async () => { await Promise.all(running.map(t => t.stop())) }
+      const running = await startTopologies(TOPOLOGIES, names, ctx)
+      return async () => { await running.stop() }
     },
     async closeCore () {
       await Promise.all([...Object.values(views).map(v => v.stop()), controlPlane.stop()])

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { TreeTrainingSettings } from '../topologies/index.js'
+import type { TreeTrainingSettings } from '../stream/topology.js'
 import type { ConnectionBounds } from '../api/connection-guard.js'
 import { parseEgressAllowList } from '../domain/webhooks/egress-policy.js'
 import { DEFAULT_RULE_BUDGET_UNITS } from '../domain/rules/budget.js'

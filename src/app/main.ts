@@ -4,7 +4,7 @@ import { startApp, startCore } from './app.js'
 import { loadConfig } from './config.js'
 import { startMetricsServer } from './metrics-server.js'
 import { startTelemetry } from './telemetry.js'
-import { TOPOLOGIES } from '../topologies/registry.js'
+import { TOPOLOGIES } from '../../topologies/registry.js'
 
 /**
  * Entry point.

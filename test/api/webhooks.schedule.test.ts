@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/domain/webhooks/backoff.js'
-import { dueEntries } from '../../src/stores/webhook-deliveries.js'
+import { dueEntries } from '../../topologies/webhook-delivery/retry-store.js'
 import { auth, eventually, startTestApp } from '../support/app.js'
 import { Receiver } from '../support/receiver.js'
 import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { Ajv } from 'ajv'
 import { parse, parseAllDocuments } from 'yaml'
 import { describe, expect, it } from 'vitest'
-import { TOPOLOGIES } from '../../src/topologies/registry.js'
+import { TOPOLOGIES } from '../../topologies/registry.js'
 
 /**
  * deploy/ checked statically, as there is no container engine here: the Helm chart lints and renders to

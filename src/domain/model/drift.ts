@@ -1,7 +1,7 @@
 /**
  * Score drift, pure: the population stability index of a model's live scores against the scores it was
  * promoted on, over ten bins at the deciles of those. Conventionally below 0.1 is stable, 0.1-0.25 a moderate
- * shift and above 0.25 a significant one, where a promoted model rolls back (tree-trainer.ts).
+ * shift and above 0.25 a significant one, where a promoted model rolls back (topologies/feedback/tree-trainer.ts).
  */
 export const DRIFT_BINS = 10
 export const PSI_ROLLBACK = 0.25

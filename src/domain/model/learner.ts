@@ -28,7 +28,7 @@ export interface LearnerState {
   treesThroughMs?: number
   /** Tree versions trained so far: while 0 the linear model is published. */
   treesPublished?: number
-  /** The trees the tenant scores with, and the newer ones in shadow until they are compared (tree-trainer.ts). */
+  /** The trees the tenant scores with, and the newer ones in shadow until they are compared (topologies/feedback/tree-trainer.ts). */
   champion?: Champion
   challenger?: TreesVersion
 }

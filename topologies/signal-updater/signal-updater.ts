@@ -1,8 +1,8 @@
-import { signalResource } from '../domain/signals.js'
-import { parseJson } from '../stream/view.js'
-import { mapTopic, type Topology } from './index.js'
-import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
-import type { SignalChange } from '../domain/records/signals.js'
+import { signalResource } from '../../src/domain/signals.js'
+import { parseJson } from '../../src/stream/view.js'
+import { mapTopic, type Topology } from '../../src/stream/topology.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
+import type { SignalChange } from '../../src/domain/records/signals.js'
 
 /** The `signal.updated` event of one signal change; its id derives from the change id (stable across replays). Pure. */
 export function signalUpdatedEvent (c: SignalChange): ServiceEvent {
@@ -14,6 +14,7 @@ export function signalUpdatedEvent (c: SignalChange): ServiceEvent {
 export const signalUpdater: Topology = {
   name: 'signal-updater',
   description: 'signal.updated events for every SIM-swap or IP-reputation change on the signals topic',
+  stores: [],
   build: ctx => ({
     processors: [mapTopic(ctx, 'signal-updater', ctx.topics.signals, ctx.topics.events, r => parseJson<SignalChange>(r.value), change => [eventRecord(change.tenant_id, signalUpdatedEvent(change))])]
   })

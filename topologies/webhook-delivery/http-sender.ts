@@ -1,11 +1,11 @@
 import https from 'node:https'
 import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
-import type { EgressPolicy } from '../../domain/webhooks/egress-policy.js'
-import { deliveryErrorCategory } from '../../domain/webhooks/delivery-errors.js'
+import type { EgressPolicy } from '../../src/domain/webhooks/egress-policy.js'
+import { deliveryErrorCategory } from '../../src/domain/webhooks/delivery-errors.js'
 import { egressLookup, EgressRefusedError, type Resolve } from './egress-lookup.js'
 
-/** `error`: a neutral category (domain/webhooks/delivery-errors.ts); `detail`: what failed, for the log only. */
+/** `error`: a neutral category (src/domain/webhooks/delivery-errors.ts); `detail`: what failed, for the log only. */
 export interface SendResult { status_code: number | null, error: string | null, detail?: string, duration_ms: number }
 export type WebhookSender = (url: string, body: string, headers: Record<string, string>) => Promise<SendResult>
 

@@ -1,5 +1,5 @@
-import type { Forest, TrainOptions, TrainingSet } from '../domain/model/gbdt.js'
-import { workerFor } from '../stream/worker-thread.js'
+import type { Forest, TrainOptions, TrainingSet } from '../../src/domain/model/gbdt.js'
+import { workerFor } from '../../src/stream/worker-thread.js'
 
 /**
  * Trains gradient-boosted trees off the calling thread: each call starts a worker thread for one training

@@ -3,9 +3,9 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { egressPolicy } from '../../src/domain/webhooks/egress-policy.js'
 import { DELIVERY_ERRORS } from '../../src/domain/webhooks/delivery-errors.js'
-import { egressLookup, type Resolve } from '../../src/topologies/webhooks/egress-lookup.js'
-import { httpSender } from '../../src/topologies/webhooks/http-sender.js'
-import { Receiver } from '../support/receiver.js'
+import { egressLookup, type Resolve } from './egress-lookup.js'
+import { httpSender } from './http-sender.js'
+import { Receiver } from '../../test/support/receiver.js'
 
 /** A name server that answers every name with `addresses` (a public-looking name rebinding to internal ones). */
 const resolvingTo = (...addresses: string[]): Resolve => (_hostname, _options, callback) =>

@@ -1,42 +1,28 @@
-import { inputValues } from '../domain/model/inputs.js'
-import { treeValues } from '../domain/model/tree-inputs.js'
-import { round4 } from '../domain/model/model.js'
+import { inputValues } from '../../src/domain/model/inputs.js'
+import { treeValues } from '../../src/domain/model/tree-inputs.js'
+import { round4 } from '../../src/domain/model/model.js'
 import { TreeTrainer } from './tree-trainer.js'
-import { RolloutGuard, type GuardedRuns } from './rollout-guard.js'
-import { learn, newLearner, snapshot, type LearnerState } from '../domain/model/learner.js'
-import { scopeId, scopeOf, type Mode, type Scope } from '../domain/scope.js'
-import { prefixRange, stateKey, TAG } from '../stores/keys.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { Batch, Processor } from '../stream/processor.js'
-import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
-import { scan } from '../stores/rocks.js'
-import type { Topology } from './index.js'
-import { recordedMsOf, type TransactionRecord } from '../domain/records/decisions.js'
-import { decodeLabel, type FeedbackLabel } from '../domain/records/feedback.js'
-import { type ModelRecord, modelRecord } from '../domain/records/models.js'
-import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
+import { RolloutGuard } from './rollout-guard.js'
+import { ROLLOUT_RUNS, type GuardedRuns } from './rollout-runs.js'
+import { DUE_FROM, LEARNERS, readDueFrom, readLearner, scanLearners, writeDueFrom, writeLearner } from './learner-store.js'
+import { deletePendingLabel, deleteRow, hasRow, PENDING_LABELS, readPendingLabel, readRow, ROWS, writePendingLabel, writeRow, type Row } from './row-store.js'
+import { addDueEntry, DUE_INDEX, dueEntries, type DuePhase } from './due-index.js'
+import { FORESTS, TRAINING_INDEX } from './tree-store.js'
+import type { FeedbackSettings } from './settings.js'
+import { learn, newLearner, snapshot, type LearnerState } from '../../src/domain/model/learner.js'
+import { scopeId, scopeOf, type Scope } from '../../src/domain/scope.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { Batch, Processor } from '../../src/stream/processor.js'
+import type { ConsumedRecord } from '../../src/stream/eventlog/event-log.js'
+import type { Topology } from '../../src/stream/topology.js'
+import { recordedMsOf, type TransactionRecord } from '../../src/domain/records/decisions.js'
+import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
+import { type ModelRecord, modelRecord } from '../../src/domain/records/models.js'
+import { byTenant, firstCopy, sourceTopic } from '../../src/stream/repartition.js'
 const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */
 const ROW_RETENTION_MS = 90 * DAY_MS
 
-/**
- * What the trainer keeps per decision: when the service recorded it (t; the event time in rows kept before
- * recorded_ms), its input values for the linear model (x) and for the trees (z; absent in rows kept before
- * trees), the label it was learned with, and the guarded rollout runs one of whose rules it matched (g;
- * rollout-guard.ts) and whether the guard counted it as matured (gm). A late decision (late: 1) keeps only t,
- * so that a label about it is known to be left unlearned rather than waiting for it.
- */
-interface Row { t: number, x: number[], z?: number[], learned?: 0 | 1, g?: string[], gm?: 1, late?: 1 }
-
-const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
-const learnerKey = (s: Scope) => stateKey(TAG.learner, 's', ...scopeParts(s))
-const rowKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'r', ...scopeParts(s), trace)
-const pendingKey = (s: Scope, trace: string) => stateKey(TAG.learner, 'p', ...scopeParts(s), trace)
-/** Due index: (scope, due time, trace, phase): phase m = matures (learn as legitimate unless labelled), x = row expires. */
-const dueKey = (s: Scope, dueMs: number, trace: string, phase: 'm' | 'x') => stateKey(TAG.learner, 'd', ...scopeParts(s), String(dueMs).padStart(15, '0'), trace, phase)
-/** Where the due index of a scope is still to be read: entries before it were handled (and deleted). */
-const dueFromKey = (s: Scope) => stateKey(TAG.learner, 'f', ...scopeParts(s))
-const json = (v: unknown) => Buffer.from(JSON.stringify(v))
 
 /**
  * A scope's learner and the due time its due index is read from, so each read seeks past the entries already
@@ -58,7 +44,7 @@ type Learners = Map<string, OpenLearner>
  * Every MODEL_PUBLISH_INTERVAL_MS (a punctuation), a tenant whose model changed gets a new version on the
  * `models` topic, which every instance applies. Learners, rows and offsets commit in one batch per consumed
  * batch, so a restart neither loses nor repeats a step. The model of a tenant has one writer: decisions and
- * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (stream/repartition.ts), so
+ * labels reach the trainer through the `feedback-by-tenant` repartition topic on Kafka (src/stream/repartition.ts), so
  * one instance owns all of a tenant's rows and its learner however many share the group.
  * Trees: every labelled row also enters a training index by recorded time (frauds all, legitimate rows sampled
  * and weighted back). Every `modelTrees.everyHours` of recorded time a tenant's trees are trained in a worker
@@ -70,8 +56,10 @@ type Learners = Map<string, OpenLearner>
 export const feedbackTrainer: Topology = {
   name: 'feedback',
   description: 'online model learning from case labels and matured decisions; publishes model versions',
+  stores: [LEARNERS, DUE_FROM, ROWS, PENDING_LABELS, DUE_INDEX, ROLLOUT_RUNS, TRAINING_INDEX, FORESTS],
   build (ctx) {
-    const { topics, config } = ctx
+    const { topics } = ctx
+    const config: FeedbackSettings = ctx.config
     const maturityMs = config.labelMaturityDays * DAY_MS
     const lateMs = config.lateEventHours * 3_600_000
     const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger, n => ctx.health.inProgress('feedback.trees', n))
@@ -87,11 +75,11 @@ export const feedbackTrainer: Topology = {
     const learnerOf = async (scope: Scope, { writes, local }: Batch<Learners>) => {
       let l = local.get(scopeId(scope))
       if (l === undefined) {
-        const raw = await writes.get(learnerKey(scope))
+        const stored = await readLearner(writes, scope)
         const active = ctx.models.record(scope)
-        const dueFrom = await writes.get(dueFromKey(scope))
-        const s = raw !== undefined ? JSON.parse(raw.toString()) as LearnerState : newLearner(ctx.models.model(scope), active?.trained ?? 0)
-        l = { scope, s, dueFromMs: dueFrom === undefined ? 0 : Number(dueFrom.toString()), addedMinDueMs: Infinity, runs: await guard.load(scope, writes) }
+        const dueFromMs = await readDueFrom(writes, scope)
+        const s = stored ?? newLearner(ctx.models.model(scope), active?.trained ?? 0)
+        l = { scope, s, dueFromMs, addedMinDueMs: Infinity, runs: await guard.load(scope, writes) }
         local.set(scopeId(scope), l)
       }
       return l
@@ -99,15 +87,15 @@ export const feedbackTrainer: Topology = {
 
     /** A late decision: remembered until its row would have expired, so that a label about it is dropped, never learned. */
     const onLate = (l: OpenLearner, writes: BatchWrites, trace: string, recordedMs: number) => {
-      writes.del(pendingKey(l.scope, trace))
-      writes.put(rowKey(l.scope, trace), json({ t: recordedMs, x: [], late: 1 } satisfies Row))
+      deletePendingLabel(writes, l.scope, trace)
+      writeRow(writes, l.scope, trace, { t: recordedMs, x: [], late: 1 })
       addDue(l, writes, recordedMs + maturityMs + ROW_RETENTION_MS, trace, 'x')
     }
 
     const onDecision = async (d: TransactionRecord, batch: Batch<Learners>) => {
       const { writes } = batch
       const scope = scopeOf(d)
-      if (await writes.get(rowKey(scope, d.trace_id)) !== undefined) return
+      if (await hasRow(writes, scope, d.trace_id)) return
       const l = await learnerOf(scope, batch)
       const recordedMs = recordedMsOf(d)
       l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
@@ -115,12 +103,12 @@ export const feedbackTrainer: Topology = {
       const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
       const hits = await guard.observe(scope, l.runs, d)
       if (hits.length > 0) row.g = hits
-      const pending = await writes.get(pendingKey(scope, d.trace_id))
+      const pending = await readPendingLabel(writes, scope, d.trace_id)
       if (pending !== undefined) {
-        teach(l, writes, d.trace_id, row, (JSON.parse(pending.toString()) as FeedbackLabel).label)
-        writes.del(pendingKey(scope, d.trace_id))
+        teach(l, writes, d.trace_id, row, pending.label)
+        deletePendingLabel(writes, scope, d.trace_id)
       }
-      writes.put(rowKey(scope, d.trace_id), json(row))
+      writeRow(writes, scope, d.trace_id, row)
       trees.observe(l.s, d.model_version, d.decision.score, recordedMs)
       addDue(l, writes, recordedMs + maturityMs, d.trace_id, 'm')
     }
@@ -128,20 +116,19 @@ export const feedbackTrainer: Topology = {
     const onLabel = async (label: FeedbackLabel, batch: Batch<Learners>) => {
       const { writes } = batch
       const scope = scopeOf(label)
-      const raw = await writes.get(rowKey(scope, label.trace_id))
-      if (raw === undefined) { writes.put(pendingKey(scope, label.trace_id), json(label)); return }
-      const row = JSON.parse(raw.toString()) as Row
+      const row = await readRow(writes, scope, label.trace_id)
+      if (row === undefined) { writePendingLabel(writes, scope, label); return }
       if (row.learned === label.label || row.late === 1) return
       const l = await learnerOf(scope, batch)
       // a label after the guard counted the row as matured corrects its figures
       if (row.g !== undefined && row.gm === 1) guard.relabelled(l.runs, row.g, label.label === 1)
       teach(l, writes, label.trace_id, row, label.label)
-      writes.put(rowKey(scope, label.trace_id), json(row))
+      writeRow(writes, scope, label.trace_id, row)
     }
 
     /** An entry of the due index; one due before where the index is read from moves that point back. */
-    const addDue = (l: OpenLearner, writes: BatchWrites, dueMs: number, trace: string, phase: 'm' | 'x') => {
-      writes.put(dueKey(l.scope, dueMs, trace, phase), Buffer.alloc(0))
+    const addDue = (l: OpenLearner, writes: BatchWrites, dueMs: number, trace: string, phase: DuePhase) => {
+      addDueEntry(writes, l.scope, dueMs, trace, phase)
       l.dueFromMs = Math.min(l.dueFromMs, dueMs)
       l.addedMinDueMs = Math.min(l.addedMinDueMs, dueMs)
     }
@@ -150,24 +137,19 @@ export const feedbackTrainer: Topology = {
     const mature = async (l: OpenLearner, writes: BatchWrites) => {
       const { scope, s } = l
       if (l.dueFromMs > s.watermarkMs) return
-      const gte = dueKey(scope, l.dueFromMs, '', 'm')
-      const lt = dueKey(scope, s.watermarkMs + 1, '', 'm')
-      for await (const [key] of scan(ctx.state.db, gte, lt)) {
-        const [, , , , due, trace, phase] = key.toString().split('\u0000')
+      for await (const { key, dueMs, trace, phase } of dueEntries(ctx.state, scope, l.dueFromMs, s.watermarkMs + 1)) {
         writes.del(key)
-        const rk = rowKey(scope, trace!)
-        const raw = await writes.get(rk)
-        if (raw === undefined) continue
-        if (phase === 'x') { writes.del(rk); continue }
-        const row = JSON.parse(raw.toString()) as Row
+        const row = await readRow(writes, scope, trace)
+        if (row === undefined) continue
+        if (phase === 'x') { deleteRow(writes, scope, trace); continue }
         if (row.g !== undefined) {
           guard.matured(l.runs, row.g, row.learned === 1)
           row.gm = 1
         }
         const unlabelled = row.learned === undefined
-        if (unlabelled) teach(l, writes, trace!, row, 0)
-        if (unlabelled || row.g !== undefined) writes.put(rk, json(row))
-        addDue(l, writes, Number(due) + ROW_RETENTION_MS, trace!, 'x')
+        if (unlabelled) teach(l, writes, trace, row, 0)
+        if (unlabelled || row.g !== undefined) writeRow(writes, scope, trace, row)
+        addDue(l, writes, dueMs + ROW_RETENTION_MS, trace, 'x')
       }
       // Entries this batch added are not in the store the scan read: the next read starts at the earliest of them.
       l.dueFromMs = Math.min(s.watermarkMs + 1, l.addedMinDueMs)
@@ -179,20 +161,16 @@ export const feedbackTrainer: Topology = {
      */
     const publish = async ({ writes, emit, afterCommit }: Batch<Learners>) => {
       afterCommit(async () => { trees.reportBusy() })
-      const [gte, lt] = prefixRange(TAG.learner, 's')
-      for await (const [key, raw] of scan(ctx.state.db, gte, lt)) {
-        const s = JSON.parse(raw.toString()) as LearnerState
-        const [, , tenant, mode] = key.toString().split('\u0000') as [string, string, string, Mode]
-        const scope = { tenant, mode }
+      for await (const { scope, s } of scanLearners(ctx.state)) {
         const { changed, records } = await trees.publish(scope, s, writes, ctx.clock())
         for (const [topic, record] of records) emit(topic === 'models' ? topics.models : topics.audit, record)
-        if (changed) writes.put(key, json(s))
+        if (changed) writeLearner(writes, scope, s)
         if (s.trained === s.publishedAt || (s.treesPublished ?? 0) > 0) continue
         const model = snapshot(s)
         s.published++
         s.publishedAt = s.trained
-        writes.put(key, json(s))
-        const record: ModelRecord = { tenant_id: tenant, mode, model, trained: s.trained, trained_through_ms: s.trainedThroughMs, created_ms: ctx.clock() }
+        writeLearner(writes, scope, s)
+        const record: ModelRecord = { tenant_id: scope.tenant, mode: scope.mode, model, trained: s.trained, trained_through_ms: s.trainedThroughMs, created_ms: ctx.clock() }
         emit(topics.models, modelRecord(record))
       }
     }
@@ -213,8 +191,8 @@ export const feedbackTrainer: Topology = {
           await mature(l, writes)
           if (await guard.check(l.scope, l.runs, afterCommit) || Object.keys(l.runs).length > 0) guard.save(l.scope, writes, l.runs)
           trees.maybeRefresh(l.scope, l.s, l.s.watermarkMs - maturityMs)
-          writes.put(learnerKey(l.scope), json(l.s))
-          writes.put(dueFromKey(l.scope), Buffer.from(String(l.dueFromMs)))
+          writeLearner(writes, l.scope, l.s)
+          writeDueFrom(writes, l.scope, l.dueFromMs)
         }
       },
       punctuation: { everyMs: config.modelPublishIntervalMs, run: publish }

@@ -1,6 +1,6 @@
 import dns from 'node:dns'
 import type { LookupFunction } from 'node:net'
-import type { EgressPolicy } from '../../domain/webhooks/egress-policy.js'
+import type { EgressPolicy } from '../../src/domain/webhooks/egress-policy.js'
 
 /** A destination the egress policy refuses: its message (with the addresses) is for the service's log only. */
 export class EgressRefusedError extends Error {

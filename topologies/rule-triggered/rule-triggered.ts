@@ -1,6 +1,6 @@
-import { mapDecisions, type Topology } from './index.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
+import { mapDecisions, type Topology } from '../../src/stream/topology.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
 
 /** Stable across replays and retries: the same hit always yields the same event id. */
 export function ruleTriggeredId (traceId: string, ruleId: string, mode: 'enforce' | 'shadow'): string {
@@ -26,6 +26,7 @@ export function ruleTriggeredEvents (d: TransactionRecord): ServiceEvent[] {
 export const ruleTriggered: Topology = {
   name: 'rule-triggered',
   description: 'rule.triggered events for enforce and shadow rule hits on the decisions stream',
+  stores: [],
   build: ctx => ({
     processors: [mapDecisions(ctx, 'rule-triggered', ctx.topics.events, d => ruleTriggeredEvents(d).map(event => eventRecord(d.tenant_id, event)))]
   })

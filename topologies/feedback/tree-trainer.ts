@@ -1,25 +1,21 @@
-import { newId } from '../domain/ids.js'
-import { checkQuality, evaluateChallenger, type ModelEvaluation, type QualityCheck } from '../domain/model/challenger.js'
-import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../domain/model/drift.js'
-import { DEFAULT_TRAINING, predictLogit, type Forest } from '../domain/model/gbdt.js'
-import type { LearnerState } from '../domain/model/learner.js'
-import { scoreOf, type TreeModel } from '../domain/model/model.js'
-import { TREE_INPUTS } from '../domain/model/tree-inputs.js'
-import { auditRecord } from '../domain/records/audit.js'
-import type { LogRecord } from '../domain/records/log-record.js'
-import { modelRecord, type ModelRecord } from '../domain/records/models.js'
-import { scopeId, type Scope } from '../domain/scope.js'
-import { stateKey, TAG } from '../stores/keys.js'
-import { scan } from '../stores/rocks.js'
-import type { StateDb } from '../stores/state-db.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { TreeTrainingSettings } from './index.js'
+import { newId } from '../../src/domain/ids.js'
+import { checkQuality, evaluateChallenger, type ModelEvaluation, type QualityCheck } from '../../src/domain/model/challenger.js'
+import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../../src/domain/model/drift.js'
+import { DEFAULT_TRAINING, predictLogit, type Forest } from '../../src/domain/model/gbdt.js'
+import type { LearnerState } from '../../src/domain/model/learner.js'
+import { scoreOf, type TreeModel } from '../../src/domain/model/model.js'
+import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { auditRecord } from '../../src/domain/records/audit.js'
+import type { LogRecord } from '../../src/domain/records/log-record.js'
+import { modelRecord, type ModelRecord } from '../../src/domain/records/models.js'
+import { scopeId, type Scope } from '../../src/domain/scope.js'
+import type { StateDb } from '../../src/stores/state-db.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { TreeTrainingSettings } from '../../src/stream/topology.js'
 import { trainInWorker } from './model-training.js'
+import { deleteForest, deleteTrainingRow, dropTrainingRows, readForest, trainingRows, writeForest, writeTrainingRow, type TrainingRow } from './tree-store.js'
 
 const DAY_MS = 86_400_000
-
-/** A labelled decision in the trees' training index: inputs, label, and its weight (1 / its sampling rate). */
-export interface TrainingRow { z: number[], y: 0 | 1, w: number }
 
 /** What one refresh of a scope's trees found: the pending challenger's verdict, and a new forest. */
 interface Refreshed {
@@ -39,13 +35,6 @@ interface Refreshed {
 function scoredBaseline (forest: Forest, rows: readonly TrainingRow[]): ScoreBaseline {
   return baselineOf(rows.map(r => scoreOf(predictLogit(forest, r.z))), rows.map(r => r.w))
 }
-
-const scopeParts = (s: Scope) => [s.tenant, s.mode] as const
-/** The training index: (scope, recorded time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
-const trainingKey = (s: Scope, t: number, trace: string) => stateKey(TAG.learner, 't', ...scopeParts(s), String(t).padStart(15, '0'), trace)
-/** The forests of the scope's champion and challenger, by version. */
-const forestKey = (s: Scope, version: string) => stateKey(TAG.learner, 'o', ...scopeParts(s), version)
-const json = (v: unknown) => Buffer.from(JSON.stringify(v))
 
 /** A trained forest as the model a version names, over the current TREE_INPUTS. */
 const treeModel = (version: string, forest: Forest): TreeModel => ({ kind: 'trees', version, inputs: TREE_INPUTS.map(i => i.name), forest })
@@ -67,9 +56,9 @@ function shareOf (trace: string): number {
  *   promoted or rejected. While it waits, no newer challenger is trained.
  * - A promoted champion rolls back to the champion before it when its live scores drift from those it was
  *   promoted on (population stability index over PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS
- *   over a day of recorded time, drift.ts), or when its quality does: on the decisions matured since its
+ *   over a day of recorded time, src/domain/model/drift.ts), or when its quality does: on the decisions matured since its
  *   promotion (once they hold `minFrauds` frauds) the champion before it does better by more than
- *   QUALITY_ROLLBACK_MARGIN (challenger.ts). A challenger pending then is compared with the restored one.
+ *   QUALITY_ROLLBACK_MARGIN (src/domain/model/challenger.ts). A challenger pending then is compared with the restored one.
  * Every step is a record on `models` (the registry shows champion and challenger) and an audit entry.
  */
 export class TreeTrainer {
@@ -94,9 +83,8 @@ export class TreeTrainer {
 
   /** Records a labelled row's inputs in the training index (all frauds, a sample of the rest), or drops it. */
   index (scope: Scope, writes: BatchWrites, trace: string, t: number, z: number[], y: 0 | 1): void {
-    const key = trainingKey(scope, t, trace)
-    if (y === 1 || shareOf(trace) < this.negativeRate) writes.put(key, json({ z, y, w: y === 1 ? 1 : 1 / this.negativeRate } satisfies TrainingRow))
-    else writes.del(key)
+    if (y === 1 || shareOf(trace) < this.negativeRate) writeTrainingRow(writes, scope, t, trace, { z, y, w: y === 1 ? 1 : 1 / this.negativeRate })
+    else deleteTrainingRow(writes, scope, t, trace)
   }
 
   /** Starts a refresh when the scope's maturity horizon moved `everyHours` past the last one. */
@@ -149,15 +137,12 @@ export class TreeTrainer {
     c.liveToMs = Math.max(c.liveToMs ?? atMs, atMs)
   }
 
-  private async rows (scope: Scope, fromMs: number, toMs: number): Promise<TrainingRow[]> {
-    const rows: TrainingRow[] = []
-    for await (const [, raw] of scan(this.state.db, trainingKey(scope, Math.max(0, fromMs), ''), trainingKey(scope, toMs, ''))) rows.push(JSON.parse(raw.toString()) as TrainingRow)
-    return rows
+  private rows (scope: Scope, fromMs: number, toMs: number): Promise<TrainingRow[]> {
+    return trainingRows(this.state, scope, fromMs, toMs)
   }
 
-  private async forest (scope: Scope, version: string): Promise<Forest | undefined> {
-    const raw = await this.state.get(forestKey(scope, version))
-    return raw === undefined ? undefined : JSON.parse(raw.toString()) as Forest
+  private forest (scope: Scope, version: string): Promise<Forest | undefined> {
+    return readForest(this.state, scope, version)
   }
 
   /**
@@ -184,7 +169,7 @@ export class TreeTrainer {
       const rolledBack = { from: c.version, reason }
       emit({ tenant_id: scope.tenant, mode: scope.mode, model: back, trained: s.trained, trained_through_ms: c.previous!.throughMs, created_ms: nowMs, rollback: true, rolled_back: rolledBack },
         'model.rolled_back', { ...rolledBack, ...data })
-      writes.del(forestKey(scope, c.version))
+      deleteForest(writes, scope, c.version)
       s.champion = { version: c.previous!.version, throughMs: c.previous!.throughMs, baseline: c.previous!.baseline }
     }
     const c = s.champion
@@ -199,7 +184,7 @@ export class TreeTrainer {
     if (done === undefined) return { changed: out.length > 0, records: out }
     this.done.delete(id)
     s.treesThroughMs = done.throughMs
-    for await (const [old] of scan(this.state.db, trainingKey(scope, 0, ''), trainingKey(scope, done.throughMs - this.settings.windowDays * DAY_MS, ''))) writes.del(old)
+    await dropTrainingRows(this.state, writes, scope, done.throughMs - this.settings.windowDays * DAY_MS)
     const quality = done.quality
     if (quality?.check.rollback === true && s.champion?.version === quality.version && s.champion.previous !== undefined) {
       await rollBack('quality', quality.check)
@@ -211,11 +196,11 @@ export class TreeTrainer {
         const record = { tenant_id: scope.tenant, mode: scope.mode, model: challenger, trained: s.trained, trained_through_ms: s.challenger.throughMs, created_ms: nowMs, evaluation }
         if (evaluation.promoted) {
           const before = s.champion
-          if (before?.previous !== undefined) writes.del(forestKey(scope, before.previous.version))
+          if (before?.previous !== undefined) deleteForest(writes, scope, before.previous.version)
           s.champion = { ...s.challenger, promotedThroughMs: done.throughMs, baseline: done.verdict.baseline, previous: before === undefined ? undefined : { version: before.version, throughMs: before.throughMs, baseline: before.baseline } }
           emit(record, 'model.promoted', { ...evaluation })
         } else {
-          writes.del(forestKey(scope, version))
+          deleteForest(writes, scope, version)
           emit({ ...record, role: 'rejected' }, 'model.rejected', { ...evaluation })
         }
       }
@@ -224,7 +209,7 @@ export class TreeTrainer {
     if (done.forest !== undefined) {
       s.treesPublished = (s.treesPublished ?? 0) + 1
       const trees = treeModel(`trees-${s.treesPublished}`, done.forest)
-      writes.put(forestKey(scope, trees.version), json(done.forest))
+      writeForest(writes, scope, trees.version, done.forest)
       const record: ModelRecord = { tenant_id: scope.tenant, mode: scope.mode, model: trees, trained: s.trained, trained_through_ms: done.throughMs, created_ms: nowMs }
       const training = { rows: done.rows, frauds: done.frauds, trained_through_ms: done.throughMs }
       if (s.champion === undefined) {

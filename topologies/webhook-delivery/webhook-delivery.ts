@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs'
-import type { Processor } from '../stream/processor.js'
-import { scanEndpoints } from '../stores/webhooks.js'
-import { ownedKey, saveOps } from '../stores/webhook-deliveries.js'
-import { Dispatcher } from './webhooks/dispatcher.js'
-import { httpSender } from './webhooks/http-sender.js'
-import { egressPolicy } from '../domain/webhooks/egress-policy.js'
-import { deliveryIdFor, type WebhookEndpoint } from '../domain/webhooks/types.js'
-import type { Topology } from './index.js'
-import { type ServiceEvent, parseEvent, REPLAY_HEADERS } from '../domain/records/events.js'
-import type { Delivery } from '../domain/records/webhook-deliveries.js'
-import { scopeId } from '../domain/scope.js'
+import type { Processor } from '../../src/stream/processor.js'
+import { scanEndpoints } from '../../src/stores/webhooks.js'
+import { DELIVERIES, DUE_INDEX, ownedKey, saveOps } from './retry-store.js'
+import { Dispatcher } from './dispatcher.js'
+import { httpSender } from './http-sender.js'
+import { egressPolicy } from '../../src/domain/webhooks/egress-policy.js'
+import { deliveryIdFor, type WebhookEndpoint } from '../../src/domain/webhooks/types.js'
+import type { Topology } from '../../src/stream/topology.js'
+import { type ServiceEvent, parseEvent, REPLAY_HEADERS } from '../../src/domain/records/events.js'
+import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'
+import { scopeId } from '../../src/domain/scope.js'
+import type { WebhookDeliverySettings } from './settings.js'
 
 /**
  * Webhook delivery: consumes `events` (one consumer group, partitions shared between delivery processes),
@@ -19,8 +20,10 @@ import { scopeId } from '../domain/scope.js'
 export const webhookDelivery: Topology = {
   name: 'webhook-delivery',
   description: 'delivers events to webhook endpoints: HMAC-signed, retried with jittered backoff, dead-lettered',
+  stores: [DELIVERIES, DUE_INDEX],
   build (ctx) {
-    const { state, clock, config } = ctx
+    const { state, clock } = ctx
+    const config: WebhookDeliverySettings = ctx.config
     // A batch reads each tenant and mode's endpoints once (an iterator over the store per event cost 3 % of the
     // main thread under load): the view caught up before the batch, so they do not change during it.
     const intake: Processor<ServiceEvent, Map<string, WebhookEndpoint[]>> = {

@@ -4,8 +4,8 @@ import { PRIOR } from '../../src/domain/model/model.js'
 import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
 import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
 import { BatchWrites } from '../../src/stream/batch-writes.js'
-import { TreeTrainer } from '../../src/topologies/tree-trainer.js'
-import { tempDir } from '../support/app.js'
+import { TreeTrainer } from './tree-trainer.js'
+import { tempDir } from '../../test/support/app.js'
 
 const DAY = 86_400_000
 const scope = { tenant: 'ten_1', mode: 'test' as const }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { ruleTriggeredEvents, ruleTriggeredId } from '../../src/topologies/rule-triggered.js'
-import { auth, eventually, startTestApp } from '../support/app.js'
+import { ruleTriggeredEvents, ruleTriggeredId } from './rule-triggered.js'
+import { auth, eventually, startTestApp } from '../../test/support/app.js'
 import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 describe('rule-triggered topology', () => {

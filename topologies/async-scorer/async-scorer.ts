@@ -1,80 +1,27 @@
-import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, sharedWith, type LinkGraph, type LinkKind } from '../domain/link-analysis.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { Processor } from '../stream/processor.js'
-import { scopeOf, type Scope } from '../domain/scope.js'
-import { stateId, TAG } from '../stores/keys.js'
-import { dimensionValue } from '../domain/features/velocity-spec.js'
-import type { Topology } from './index.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import { stableEventId, type ServiceEvent, eventRecord } from '../domain/records/events.js'
-import { byTenant, firstCopy, sourceTopic } from '../stream/repartition.js'
+import { LINK_KINDS, linkAnalysis, linkedUsers, secondHop, sharedWith, type LinkGraph, type LinkKind } from '../../src/domain/link-analysis.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { Processor } from '../../src/stream/processor.js'
+import { scopeOf, type Scope } from '../../src/domain/scope.js'
+import { dimensionValue } from '../../src/domain/features/velocity-spec.js'
+import type { Topology } from '../../src/stream/topology.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
+import { byTenant, firstCopy, sourceTopic } from '../../src/stream/repartition.js'
 import { LRUCache } from 'lru-cache'
-import { decodeLinks, encodeLinks, keepMostRecent, type Links } from '../stores/velocity/index.js'
+import { keepMostRecent, type Links } from '../../src/stores/velocity/index.js'
+import { BatchGraph, identifierId, identifierLink, identifierOfLink, LINK_GRAPH, userId, type GraphNode } from './graph-store.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
 const WINDOW_MS = 30 * 86_400_000
 const LINKS_KEPT = 256
 
-/** A node's id: the text of its state key (its bytes are made only to read or write it). */
-const identifierId = (s: Scope, kind: LinkKind, value: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'i', kind, value)
-const userId = (s: Scope, user: string) => stateId(TAG.linkGraph, s.tenant, s.mode, 'u', user)
-const SEP = '\u0000'
-
-/** A user's identifiers, or an identifier's users, each with the event time it was last seen (velocity-links.ts). */
-interface GraphNode { id: string, links: Links, changed: boolean }
-
 /**
- * Graph nodes kept between batches, the most recently used NODES_KEPT: they hold what the store holds once a
- * batch that changed them is written; a batch that failed empties it. Only where one consumer owns every
- * partition for good (the embedded log): on Kafka, partitions move between instances with no say here.
+ * Graph nodes kept between batches, the most recently used NODES_KEPT (graph-store.ts). Only where one consumer
+ * owns every partition for good (the embedded log): on Kafka, partitions move between instances with no say here.
  */
 const NODES_KEPT = 20_000
 /** Second-hop nodes read in one multi-get (about 4 us a key in batches against 6 us one at a time). */
 const SECOND_HOP_READ = 16
-type NodeCache = LRUCache<string, GraphNode>
-
-/**
- * The graph nodes a batch has read or changed: each read from the store (or the cache) once, changed in place
- * by the batch's decisions in order, and written once when the batch ends.
- */
-class BatchGraph {
-  private readonly nodes = new Map<string, GraphNode>()
-  constructor (private readonly cache: NodeCache | undefined) {}
-
-  async node (writes: BatchWrites, id: string): Promise<GraphNode> {
-    return this.nodes.get(id) ?? (await this.load(writes, [id]))[0]!
-  }
-
-  /** The nodes of `ids`, made nodes of this batch: those neither in it nor cached read in one multi-get. */
-  async load (writes: BatchWrites, ids: string[]): Promise<GraphNode[]> {
-    const absent = [...new Set(ids.filter(id => !this.nodes.has(id)))]
-    if (absent.length > 0) await this.read(writes, absent)
-    return ids.map(id => this.nodes.get(id)!)
-  }
-
-  private async read (writes: BatchWrites, ids: string[]): Promise<void> {
-    const cache = this.cache
-    // The cached nodes take this batch's changes as they are made: right once it is written, wrong if not.
-    if (this.nodes.size === 0 && cache !== undefined) writes.append(() => [], written => { if (!written) cache.clear() })
-    const cached = ids.map(id => cache?.get(id))
-    const unread = ids.filter((_, i) => cached[i] === undefined)
-    const raw = unread.length === 0 ? [] : await writes.getMany(unread.map(id => Buffer.from(id)))
-    let next = 0
-    ids.forEach((id, i) => {
-      let node = cached[i]
-      if (node === undefined) {
-        node = { id, links: decodeLinks(raw[next++]), changed: false }
-        cache?.set(id, node)
-      }
-      node.changed = false
-      this.nodes.set(id, node)
-    })
-  }
-
-  write (writes: BatchWrites): void {
-    for (const node of this.nodes.values()) if (node.changed) writes.put(Buffer.from(node.id), encodeLinks(node.links))
-  }
-}
 
 /** The graph nodes one decision reads and writes, loaded before the (synchronous) check runs. */
 class GraphSlice implements LinkGraph {
@@ -135,7 +82,7 @@ class GraphSlice implements LinkGraph {
   }
 
   identifiersOf (user: string): Array<[LinkKind, string]> {
-    return this.live(this.nodes.get(userId(this.scope, user))?.links).map(l => l.split(SEP) as [LinkKind, string])
+    return this.live(this.nodes.get(userId(this.scope, user))?.links).map(identifierOfLink)
   }
 
   /** Adds the decision's links (after the check: it describes the graph before the event). */
@@ -152,7 +99,7 @@ class GraphSlice implements LinkGraph {
       const value = dimensionValue(request, kind)
       if (value === undefined) continue
       await put(identifierId(this.scope, kind, value), user)
-      await put(userId(this.scope, user), `${kind}${SEP}${value}`)
+      await put(userId(this.scope, user), identifierLink(kind, value))
     }
   }
 }
@@ -175,12 +122,13 @@ export function scoreAsyncEvent (d: TransactionRecord, report: NonNullable<Retur
  * same event (same id and content) twice on the topic, never a changed or an extra one.
  *
  * A check reads two hops of its tenant's graph, so a tenant's graph has one owner: decisions come through
- * the `async-scorer-by-tenant` repartition topic on Kafka (stream/repartition.ts), and N instances give the
+ * the `async-scorer-by-tenant` repartition topic on Kafka (src/stream/repartition.ts), and N instances give the
  * results of one. A copy the repartition stage appended twice is analysed once.
  */
 export const asyncScorer: Topology = {
   name: 'async-scorer',
   description: 'score.async events from link analysis (shared devices, emails, cards, IPs) on the decisions stream',
+  stores: [LINK_GRAPH],
   build: ctx => {
     const { topics } = ctx
     const group = `${topics.prefix}async-scorer`

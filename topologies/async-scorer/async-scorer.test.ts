@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { asyncScorer } from '../../src/topologies/async-scorer.js'
-import { startTopology, type RunningTopology, type TopologyContext } from '../../src/topologies/index.js'
+import { asyncScorer } from './async-scorer.js'
+import { startTopology, type RunningTopology, type TopologyContext } from '../../src/stream/topology.js'
 import type { CommitHook, WriteOp } from '../../src/stores/rocks.js'
 import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
-import { auth, eventually, startTestApp } from '../support/app.js'
-import { prefixRange, TAG } from '../../src/stores/keys.js'
+import { auth, eventually, startTestApp } from '../../test/support/app.js'
+import { LINK_GRAPH } from './graph-store.js'
 import { scan } from '../../src/stores/rocks.js'
 import { decodeLinks } from '../../src/stores/velocity/links.js'
 import { linkAnalysis, type LinkGraph, type LinkKind } from '../../src/domain/link-analysis.js'
@@ -63,7 +63,7 @@ describe('async-scorer graph nodes', () => {
     const res = await api.server.inject({ method: 'POST', url: '/v1/score/batch', headers: auth(), payload: { events } })
     expect(res.statusCode).toBe(200)
     const deviceLinks = async (): Promise<Map<string, number> | undefined> => {
-      for await (const [key, value] of scan(api!.state.db, ...prefixRange(TAG.linkGraph))) {
+      for await (const [key, value] of scan(api!.state.db, ...LINK_GRAPH.range())) {
         if (key.toString().endsWith('\u0000i\u0000device\u0000dev-many')) return decodeLinks(value)
       }
       return undefined

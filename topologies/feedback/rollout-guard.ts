@@ -1,17 +1,12 @@
-import type { RolloutFigures } from '../domain/decision/types.js'
-import type { TransactionRecord } from '../domain/records/decisions.js'
-import { isGuarded, rolloutsRun, stopReason } from '../domain/rules/rollout-guard.js'
-import { stopRollout } from '../domain/rules/ruleset-edits.js'
-import type { Scope } from '../domain/scope.js'
-import { stateKey, TAG } from '../stores/keys.js'
-import type { BatchWrites } from '../stream/batch-writes.js'
-import type { ControlPlane } from '../stream/control-plane.js'
-import type { AuditLog } from '../stream/audit-log.js'
+import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { isGuarded, rolloutsRun, stopReason } from '../../src/domain/rules/rollout-guard.js'
+import { stopRollout } from '../../src/domain/rules/ruleset-edits.js'
+import type { Scope } from '../../src/domain/scope.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+import type { ControlPlane } from '../../src/stream/control-plane.js'
+import type { AuditLog } from '../../src/stream/audit-log.js'
+import { readRuns, writeRuns, type GuardedRuns } from './rollout-runs.js'
 
-/** The figures of each guarded run of a scope's rollouts, by run id. */
-export type GuardedRuns = Record<string, RolloutFigures & { pack: string }>
-
-const runsKey = (s: Scope) => stateKey(TAG.learner, 'g', s.tenant, s.mode)
 /** Who the guard's changes and audit entries name. */
 export const GUARD_ACTOR = 'rollout-guard'
 
@@ -26,7 +21,7 @@ export interface RolloutGuardDeps {
  * The rollout guard, inside the feedback topology (which sees every decision and when its label matured):
  * for each run of a rollout that declared stop conditions, it counts the decisions the run's pack ran for
  * and those one of its rules matched, and, as they mature, those hits labelled fraud. When the figures cross a
- * condition (domain/rules/rollout-guard.ts) it stops the run: a new ruleset version with the pack `stopped`
+ * condition (src/domain/rules/rollout-guard.ts) it stops the run: a new ruleset version with the pack `stopped`
  * and why, audited as `rollout.stopped`. A decision counts for the runs of the ruleset version it was decided
  * with, so a run's figures are its own traffic's.
  */
@@ -35,14 +30,12 @@ export class RolloutGuard {
 
   constructor (private readonly deps: RolloutGuardDeps) {}
 
-  async load (scope: Scope, writes: BatchWrites): Promise<GuardedRuns> {
-    const raw = await writes.get(runsKey(scope))
-    return raw === undefined ? {} : JSON.parse(raw.toString()) as GuardedRuns
+  load (scope: Scope, writes: BatchWrites): Promise<GuardedRuns> {
+    return readRuns(writes, scope)
   }
 
   save (scope: Scope, writes: BatchWrites, runs: GuardedRuns): void {
-    if (Object.keys(runs).length === 0) writes.del(runsKey(scope))
-    else writes.put(runsKey(scope), Buffer.from(JSON.stringify(runs)))
+    writeRuns(writes, scope, runs)
   }
 
   /** Counts a decision for the guarded runs it ran; the ids of those one of whose rules it matched (kept on its row). */

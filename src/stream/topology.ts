@@ -1,16 +1,23 @@
-import type { ConsumedRecord } from '../stream/eventlog/event-log.js'
-import type { ControlPlane } from '../stream/control-plane.js'
+/**
+ * The topology framework: what a topology is (its processors, the services it runs beside them, the named
+ * stores it owns), what it is built from (TopologyContext), the settings topologies read, and how one is
+ * started and stopped. Topologies themselves live in `topologies/` at the repository root, one folder each,
+ * listed in `topologies/registry.ts`; the runner that consumes for their processors is processor.ts.
+ */
+import type { ConsumedRecord } from './eventlog/event-log.js'
+import type { ControlPlane } from './control-plane.js'
 import type { CommandOutcome } from '../stores/cases.js'
-import type { View } from '../stream/view.js'
-import type { TopicNames } from '../stream/topics.js'
-import type { DecisionCodec } from '../stream/decision-codec.js'
-import type { AuditLog } from '../stream/audit-log.js'
-import type { ModelRegistry } from '../stream/views/model-registry.js'
-import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../stream/processor.js'
+import type { View } from './view.js'
+import type { TopicNames } from './topics.js'
+import type { DecisionCodec } from './decision-codec.js'
+import type { AuditLog } from './audit-log.js'
+import type { ModelRegistry } from './views/model-registry.js'
+import { ProcessorRunner, type Processor, type ProcessorRuntime } from './processor.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import type { LogRecord } from '../domain/records/log-record.js'
 import type { CaseRecord } from '../domain/records/cases.js'
 import type { WebhookRecord } from '../domain/records/webhooks.js'
+import type { StoreDeclaration } from '../stores/named-store.js'
 
 /**
  * When the model trainer retrains a tenant's trees: every `everyHours` of recorded time, on the labelled decisions of
@@ -22,7 +29,7 @@ export interface TreeTrainingSettings { everyHours: number, windowDays: number, 
 /** The settings topologies read (a part of the process configuration, app/config.ts). */
 export interface TopologySettings {
   labelMaturityDays: number
-  /** Decisions recorded more than this after their event time are not learned from (feedback.ts). */
+  /** Decisions recorded more than this after their event time are not learned from (topologies/feedback). */
   lateEventHours: number
   modelPublishIntervalMs: number
   modelTrees: TreeTrainingSettings
@@ -53,15 +60,47 @@ export interface Service { start(): void, stop(): Promise<void> }
 /**
  * A topology: stream processors that run alone (`node dist/src/app/main.js topology <name>`, Kafka mode) or
  * inside the one-process service, on either EventLog transport. It declares its processors (input topics,
- * checkpointed state, process function); the runner (stream/processor.ts) does the consuming.
+ * checkpointed state, process function) and the named stores it owns (stores/named-store.ts); the runner
+ * (processor.ts) does the consuming.
  */
 export interface Topology {
   name: string
   description: string
+  /** The stores it owns: no other topology declares the same name or a prefix overlapping one of them. */
+  stores: readonly StoreDeclaration[]
   build(ctx: TopologyContext): { processors: Array<Processor<any, any>>, services?: Service[] }
 }
 
 export interface RunningTopology { stop(): Promise<void> }
+
+/**
+ * Throws when two store declarations of `topologies` share a name, or a prefix (one prefix starting another:
+ * their keys would mix), naming each clash; in one topology as between two.
+ */
+export function checkStores (topologies: readonly Topology[]): void {
+  const declared = topologies.flatMap(t => t.stores.map(store => ({ topology: t.name, store })))
+  const clashes: string[] = []
+  declared.forEach((a, i) => {
+    for (const b of declared.slice(i + 1)) {
+      const what = a.store.name === b.store.name ? 'name' : a.store.prefix.startsWith(b.store.prefix) || b.store.prefix.startsWith(a.store.prefix) ? 'key prefix' : undefined
+      if (what !== undefined) clashes.push(`${a.topology}'s store ${a.store.name} and ${b.topology}'s store ${b.store.name} share a ${what} (${JSON.stringify(a.store.prefix)}, ${JSON.stringify(b.store.prefix)})`)
+    }
+  })
+  if (clashes.length > 0) throw new Error(`topology stores clash: ${clashes.join('; ')}`)
+}
+
+/**
+ * Starts the topologies of `registry` named in `names`, after checking the stores the whole registry declares
+ * (checkStores): a clash is refused at start even between topologies that run in different processes.
+ */
+export async function startTopologies (registry: Readonly<Record<string, Topology>>, names: readonly string[], ctx: TopologyContext): Promise<RunningTopology> {
+  checkStores(Object.values(registry))
+  const unknown = names.find(n => registry[n] === undefined)
+  if (unknown !== undefined) throw new Error(`unknown topology '${unknown}'; available: ${Object.keys(registry).join(', ')}`)
+  const running = await Promise.all(names.map(n => startTopology(registry[n]!, ctx)))
+  // Consumers leave their groups concurrently: one at a time, a Kafka process with many takes long to stop.
+  return { async stop () { await Promise.all(running.map(t => t.stop())) } }
+}
 
 export async function startTopology (topology: Topology, ctx: TopologyContext): Promise<RunningTopology> {
   const { processors, services = [] } = topology.build(ctx)

@@ -1,14 +1,18 @@
-import { scan, type WriteOp } from './rocks.js'
-import { stateKey, TAG } from './keys.js'
-import type { StateDb } from './state-db.js'
-import type { Delivery } from '../domain/records/webhook-deliveries.js'
+import { scan, type WriteOp } from '../../src/stores/rocks.js'
+import { TAG } from '../../src/stores/keys.js'
+import { namedStore } from '../../src/stores/named-store.js'
+import type { StateDb } from '../../src/stores/state-db.js'
+import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'
 
 /**
  * The delivery process's own retry state, durable in its local RocksDB: every delivery it accepted, and a
  * due index (next attempt time, delivery id) the dispatcher scans. A restart resumes from here.
  */
-export const ownedKey = (id: string) => stateKey(TAG.deliveryOwned, id)
-export const dueKey = (atMs: number, id: string) => stateKey(TAG.deliveryDue, String(atMs).padStart(15, '0'), id)
+export const DELIVERIES = namedStore('webhook-delivery.deliveries', TAG.deliveryOwned)
+export const DUE_INDEX = namedStore('webhook-delivery.due-index', TAG.deliveryDue)
+
+export const ownedKey = (id: string) => DELIVERIES.key(id)
+const dueKey = (atMs: number, id: string) => DUE_INDEX.key(String(atMs).padStart(15, '0'), id)
 
 export function saveOps (next: Delivery, previous: Delivery | undefined): WriteOp[] {
   const ops: WriteOp[] = [{ type: 'put', key: ownedKey(next.id), value: Buffer.from(JSON.stringify(next)) }]
@@ -31,8 +35,8 @@ export interface DueEntry { id: string, dueMs: number }
  * was attempted and moved on meanwhile). `isCurrentEntry` tells whether one still is the delivery's next attempt.
  */
 export async function dueEntries (state: StateDb, nowMs: number, limit: number): Promise<DueEntry[]> {
-  const gte = stateKey(TAG.deliveryDue, '')
-  const lt = stateKey(TAG.deliveryDue, String(nowMs + 1).padStart(15, '0'))
+  const gte = DUE_INDEX.key('')
+  const lt = DUE_INDEX.key(String(nowMs + 1).padStart(15, '0'))
   const entries: DueEntry[] = []
   for await (const [key] of scan(state.db, gte, lt, { limit })) {
     const [, at, id] = key.toString().split('\u0000')

@@ -1,0 +1,52 @@
+import type { Forest } from '../../src/domain/model/gbdt.js'
+import type { Scope } from '../../src/domain/scope.js'
+import { TAG } from '../../src/stores/keys.js'
+import { namedStore } from '../../src/stores/named-store.js'
+import { scan } from '../../src/stores/rocks.js'
+import type { StateDb } from '../../src/stores/state-db.js'
+import type { BatchWrites } from '../../src/stream/batch-writes.js'
+
+/** A labelled decision in the trees' training index: inputs, label, and its weight (1 / its sampling rate). */
+export interface TrainingRow { z: number[], y: 0 | 1, w: number }
+
+/** The training index: (scope, recorded time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
+export const TRAINING_INDEX = namedStore('feedback.training-index', TAG.learner, 't')
+/** The forests of each scope's champion, the one before it and its challenger, by version. */
+export const FORESTS = namedStore('feedback.forests', TAG.learner, 'o')
+
+const trainingKey = (s: Scope, t: number, trace: string) => TRAINING_INDEX.key(s.tenant, s.mode, String(t).padStart(15, '0'), trace)
+const forestKey = (s: Scope, version: string) => FORESTS.key(s.tenant, s.mode, version)
+const json = (v: unknown) => Buffer.from(JSON.stringify(v))
+
+export function writeTrainingRow (writes: BatchWrites, scope: Scope, t: number, trace: string, row: TrainingRow): void {
+  writes.put(trainingKey(scope, t, trace), json(row))
+}
+
+export function deleteTrainingRow (writes: BatchWrites, scope: Scope, t: number, trace: string): void {
+  writes.del(trainingKey(scope, t, trace))
+}
+
+/** The scope's training rows recorded from `fromMs` (at least 0) until before `toMs`, as the store holds them. */
+export async function trainingRows (state: StateDb, scope: Scope, fromMs: number, toMs: number): Promise<TrainingRow[]> {
+  const rows: TrainingRow[] = []
+  for await (const [, raw] of scan(state.db, trainingKey(scope, Math.max(0, fromMs), ''), trainingKey(scope, toMs, ''))) rows.push(JSON.parse(raw.toString()) as TrainingRow)
+  return rows
+}
+
+/** Deletes the scope's training rows recorded before `beforeMs`. */
+export async function dropTrainingRows (state: StateDb, writes: BatchWrites, scope: Scope, beforeMs: number): Promise<void> {
+  for await (const [old] of scan(state.db, trainingKey(scope, 0, ''), trainingKey(scope, beforeMs, ''))) writes.del(old)
+}
+
+export async function readForest (state: StateDb, scope: Scope, version: string): Promise<Forest | undefined> {
+  const raw = await state.get(forestKey(scope, version))
+  return raw === undefined ? undefined : JSON.parse(raw.toString()) as Forest
+}
+
+export function writeForest (writes: BatchWrites, scope: Scope, version: string, forest: Forest): void {
+  writes.put(forestKey(scope, version), json(forest))
+}
+
+export function deleteForest (writes: BatchWrites, scope: Scope, version: string): void {
+  writes.del(forestKey(scope, version))
+}
