@@ -46,6 +46,9 @@ export function errorHandler (err: FastifyError, request: FastifyRequest, reply:
   if (apiError.statusCode >= 500) request.log.error({ err }, 'request failed')
   if (apiError.code === 'not_confirmed') void reply.header('retry-after', NOT_CONFIRMED_RETRY_AFTER_S)
   if (apiError.retryAfterS !== undefined) void reply.header('retry-after', apiError.retryAfterS)
+  // Refused before its body was read (rate limited, unauthenticated, too large): the connection is closed rather
+  // than the rest of the body read and thrown away, which would cost the service what the refusal saves.
+  if (!request.raw.complete) void reply.header('connection', 'close')
   void reply.code(apiError.statusCode).header('x-trace-id', request.id).send(errorBody(apiError, request.id))
 }
 
