@@ -7,8 +7,8 @@
  * recorded in the decision's `rule_errors`. Work is counted, not timed, so a decision stays repeatable: the same
  * request and ruleset spend the same units on any machine, however loaded.
  */
-/** Units the rules of one request may spend by default (RULE_BUDGET_UNITS): one rule at the cost limit. */
-export const DEFAULT_RULE_BUDGET_UNITS = 250_000
+/** Units the rules of one request may spend by default (RULE_BUDGET_UNITS): about 2-3 ms of the dearest work. */
+export const DEFAULT_RULE_BUDGET_UNITS = 100_000
 
 export class RuleBudget {
   private used = 0
