@@ -62,8 +62,8 @@ export const feedbackTrainer: Topology = {
     const config: FeedbackSettings = ctx.config
     const maturityMs = config.labelMaturityDays * DAY_MS
     const lateMs = config.lateEventHours * 3_600_000
-    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger, n => ctx.health.inProgress('feedback.trees', n))
-    const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger })
+    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger.child({ component: 'tree-trainer' }), n => ctx.health.inProgress('feedback.trees', n))
+    const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger.child({ component: 'rollout-guard' }) })
 
     /** Learns a row with a label, remembers which (a later, different label corrects it), updates the trees' index. */
     const teach = (l: OpenLearner, writes: BatchWrites, trace: string, row: Row, y: 0 | 1) => {
