@@ -80,7 +80,7 @@ export function registerIdempotency (app: FastifyInstance, core: Pick<Core, 'clo
           // What the answer says is recorded already: it is sent all the same (a 503 now would have the client
           // retry, and record it twice); a retry with this key is not replayed, it is decided again.
           if (!isStorageFault(err)) throw err
-          request.log.error({ err }, 'idempotency: the answer could not be stored; sent without it')
+          request.log.child({ component: 'idempotency' }).error({ err }, 'the answer could not be stored; sent without it')
         }
       }
     } finally {

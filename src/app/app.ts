@@ -143,7 +143,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
     async closeCore () {
       await Promise.all([...Object.values(views).map(v => v.stop()), controlPlane.stop()])
       // A store that cannot write (a full disk) still closes: the velocity journal has the increments not flushed.
-      await velocity.flush().catch((err: unknown) => logger.warn({ err }, 'shutdown: velocity records not flushed; the journal re-applies them at the next start'))
+      await velocity.flush().catch((err: unknown) => logger.child({ component: 'velocity' }).warn({ err }, 'velocity records not flushed at shutdown; the journal re-applies them at the next start'))
       await log.close()
       await state.close()
     }

@@ -47,6 +47,8 @@ function freeBytes (dir: string): number {
 export class StorageHealth {
   private readonly stores: WatchedStore[] = []
   private readonly probeEveryMs: number
+  /** Its log lines, bound to `component: 'storage'`. */
+  private readonly logger: Logger | undefined
   private readonly clock: () => number
   private timer: NodeJS.Timeout | undefined
   private creating: Promise<void> | undefined
@@ -57,6 +59,7 @@ export class StorageHealth {
   private ticking = false
 
   constructor (private readonly options: StorageHealthOptions = {}) {
+    this.logger = options.logger?.child({ component: 'storage' })
     this.probeEveryMs = options.probeEveryMs ?? 1000
     this.clock = options.clock ?? Date.now
   }
@@ -118,7 +121,7 @@ export class StorageHealth {
   private failed (store: WatchedStore, fault: StorageUnavailable): void {
     if (store.failure === undefined) {
       store.failure = { since_ms: this.clock(), error: faultSummary(fault) }
-      this.options.logger?.error({ err: fault, store: store.name }, 'storage: a write failed; requests that write are answered 503 until it recovers')
+      this.logger?.error({ err: fault, store: store.name }, 'a write failed; requests that write are answered 503 until it recovers')
     }
     if (isOutOfSpace(fault)) this.giveUpReserve()
   }
@@ -126,7 +129,7 @@ export class StorageHealth {
   private recovered (store: WatchedStore): void {
     if (store.failure === undefined) return
     store.failure = undefined
-    this.options.logger?.warn({ store: store.name }, 'storage: writes succeed again')
+    this.logger?.warn({ store: store.name }, 'writes succeed again')
   }
 
   /** Deletes the reserve (whoever created it): the room the stores need to flush and write again. */
@@ -135,7 +138,7 @@ export class StorageHealth {
     if (reserve === undefined) return
     try {
       unlinkSync(reserve.file)
-      this.options.logger?.warn({ bytes: reserve.bytes }, 'storage: the disk is full; the storage reserve was deleted to let the stores recover')
+      this.logger?.warn({ bytes: reserve.bytes }, 'the disk is full; the storage reserve was deleted to let the stores recover')
     } catch { /* already gone, or being created */ }
     if (this.creating !== undefined) this.abortCreation = true
     else if (reserve.keep) this.reserveMissingSince ??= this.clock()
@@ -192,12 +195,12 @@ export class StorageHealth {
         await file.close()
       }
       await rename(partial, reserve.file)
-      if (this.reserveMissingSince !== undefined) this.options.logger?.info({ bytes: reserve.bytes }, 'storage: the storage reserve is in place; writes are taken again')
+      if (this.reserveMissingSince !== undefined) this.logger?.info({ bytes: reserve.bytes }, 'the storage reserve is in place; writes are taken again')
       this.reserveMissingSince = undefined
     } catch (err) {
       await unlink(partial).catch(() => {})
       this.reserveMissingSince ??= this.clock()
-      this.options.logger?.warn({ err }, 'storage: the storage reserve could not be created; writes are refused until the disk has room')
+      this.logger?.warn({ err }, 'the storage reserve could not be created; writes are refused until the disk has room')
     }
   }
 }

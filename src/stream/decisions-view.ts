@@ -46,9 +46,10 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
     checkpoint: [],
     skip: record => record.headers.origin === deps.originId,
     decode: record => recorded(deps.codec, record),
+    // A decision whose transaction is stored (by trace id) is applied already: a replay or a duplicate.
+    dedupe: ({ subject }) => transactionKey(scopeOf(subject), subject.trace_id),
     async process ({ subject: record, encoded }, _consumed, { writes }) {
       const scope = scopeOf(record)
-      if (await writes.get(transactionKey(scope, record.trace_id)) !== undefined) return
       writes.apply(decisionRecordOps(record, false, encoded))
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the

@@ -1,6 +1,5 @@
-import { batchDuration } from './metrics.js'
-import { inRecordSpan } from './tracing.js'
 import type { Logger } from 'pino'
+import { decoded, deduplicated, timed, traced, wrap, type Handler, type Middleware, type RecordBatch } from './middleware.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
 import { BatchWrites } from './batch-writes.js'
@@ -35,6 +34,13 @@ export interface Processor<T, L = undefined> {
   /** Working state of one batch (what it touched), handed to `process` and `endBatch`. */
   local?(): L
   decode(record: ConsumedRecord): T | Promise<T>
+  /**
+   * De-duplication (middleware.ts, `deduplicated`): the state key applying a record writes, e.g. its decision's
+   * by trace id. A record whose key already holds a value is not processed; one given no key is.
+   */
+  dedupe?(value: T, record: ConsumedRecord): Buffer | undefined
+  /** Middleware of its own, around `process` after decoding and before de-duplication (a repartitioned input's copy filter). */
+  middleware?: Middleware[]
   process(value: T, record: ConsumedRecord, batch: Batch<L>): void | Promise<void>
   /** After the batch's records, before its commit. */
   endBatch?(batch: Batch<L>): void | Promise<void>
@@ -92,12 +98,12 @@ function decodeCheckpoint (raw: Buffer | undefined): Checkpoint {
   return { offset: parsed.offset ?? -1, outputs }
 }
 
-class RunningBatch<L> implements Batch<L> {
+class RunningBatch<L> implements Batch<L>, RecordBatch {
   readonly writes: BatchWrites
   /** The offset of the record being processed (outputs are kept under it). */
   at = -1
-  /** The W3C traceparent of the record being processed: its outputs carry it on (the trace goes on). */
-  traceparent: string | undefined
+  /** The W3C traceparent of the record being processed, when traced: its outputs carry it on (the trace goes on). */
+  traceparent: string | undefined = undefined
   readonly outputs: PendingOutput[] = []
   readonly after: Array<() => void | Promise<void>> = []
 
@@ -114,12 +120,14 @@ class RunningBatch<L> implements Batch<L> {
 /**
  * Runs one processor: consumes a batch of one partition, decodes each record once and processes it into one
  * write batch that also holds the checkpoint, commits, appends the outputs, then runs what waits on the
- * commit. A batch that fails for a reason of its own is retried record by record; a record failing alone
- * DEAD_LETTER_AFTER times goes to the dead-letter topic with its source and reason, is counted, and the
- * partition moves on. Failures that say nothing about the record (the log or a view unavailable, the local
- * store unable to write) are retried whole, in place, with a backoff up to TRANSIENT_RETRY_MAX_MS and
- * without end (until stopped), never dead-lettered and never counted toward DEAD_LETTER_AFTER. Batches and
- * punctuations never overlap.
+ * commit. Each record goes through the processor's middleware chain (middleware.ts), composed once here:
+ * traced, decoded, the processor's own middleware, de-duplicated when it declares `dedupe`, processed.
+ * Retries and dead letters are the batch loop's (consume, deliver, alone): a batch that fails for a reason of
+ * its own is retried record by record; a record failing alone DEAD_LETTER_AFTER times goes to the dead-letter
+ * topic with its source and reason, is counted, and the partition moves on. Failures that say nothing about
+ * the record (the log or a view unavailable, the local store unable to write) are retried whole, in place,
+ * with a backoff up to TRANSIENT_RETRY_MAX_MS and without end (until stopped), never dead-lettered and never
+ * counted toward DEAD_LETTER_AFTER. Batches and punctuations never overlap.
  */
 export class ProcessorRunner<T, L = undefined> {
   private subscription: Subscription | undefined
@@ -127,12 +135,23 @@ export class ProcessorRunner<T, L = undefined> {
   private serial: Promise<unknown> = Promise.resolve()
   private readonly applied = new Map<string, number>()
   private readonly component: string
+  private readonly logger: Logger
+  /** One record through the processor's middleware chain. */
+  private readonly handle: Handler<ConsumedRecord, RunningBatch<L>>
+  /** A batch's records processed and committed with the checkpoint, timed. */
+  private readonly commitBatch: (records: ConsumedRecord[], done: Checkpoint, resent: PendingOutput[]) => Promise<RunningBatch<L>>
   private stopping = false
-  /** Records handed to `process` since start. */
+  /** Records handed to the middleware chain since start. */
   processed = 0
 
   constructor (private readonly rt: ProcessorRuntime, readonly processor: Processor<T, L>) {
-    this.component = `consumer:${processor.group}`
+    const p = processor
+    this.component = `consumer:${p.group}`
+    this.logger = rt.logger.child({ component: 'processor', group: p.group })
+    const process: Handler<T, RunningBatch<L>> = (value, record, batch) => p.process(value, record, batch)
+    const dedupe = p.dedupe === undefined ? undefined : deduplicated(p.dedupe.bind(p))
+    this.handle = wrap(decoded(record => p.decode(record), wrap(process, ...p.middleware ?? [], dedupe)), traced(`${p.group} process`))
+    this.commitBatch = timed(p.group, (records, done, resent) => this.processAndCommit(records, done, resent))
   }
 
   async start (): Promise<void> {
@@ -142,7 +161,7 @@ export class ProcessorRunner<T, L = undefined> {
       this.timer = setInterval(() => {
         this.exclusive(() => this.punctuate()).then(() => this.rt.health.recovered(`${this.component}:punctuation`), err => {
           this.rt.health.failing(`${this.component}:punctuation`, err)
-          this.rt.logger.error({ err, group: p.group }, 'processor: punctuation failed')
+          this.logger.error({ err }, 'punctuation failed')
         })
       }, p.punctuation.everyMs)
     }
@@ -212,7 +231,7 @@ export class ProcessorRunner<T, L = undefined> {
       } catch (err) {
         this.rt.health.failing(this.component, err)
         if (this.stopping || !isTransient(err)) throw err
-        if (attempt === 0) this.rt.logger.warn({ err, group: this.processor.group, topic: records[0]!.topic, partition: records[0]!.partition }, 'processor: batch failed for a reason outside its records, retrying it')
+        if (attempt === 0) this.logger.warn({ err, topic: records[0]!.topic, partition: records[0]!.partition }, 'batch failed for a reason outside its records, retrying it')
         await sleep(Math.min(TRANSIENT_RETRY_MAX_MS, 100 * 2 ** attempt))
         if (this.stopping) throw err
         await heartbeat?.()
@@ -228,7 +247,7 @@ export class ProcessorRunner<T, L = undefined> {
     } catch (err) {
       if (isTransient(err)) throw err
       this.rt.health.failing(this.component, err)
-      this.rt.logger.warn({ err, group: this.processor.group, topic: records[0]!.topic, partition: records[0]!.partition }, 'processor: batch failed, retrying its records one by one')
+      this.logger.warn({ err, topic: records[0]!.topic, partition: records[0]!.partition }, 'batch failed, retrying its records one by one')
     }
     for (const record of records) await this.alone(record)
   }
@@ -256,7 +275,7 @@ export class ProcessorRunner<T, L = undefined> {
       throw new LogUnavailable(this.rt.deadLetterTopic, cause)
     }
     this.rt.health.deadLettered(this.component)
-    this.rt.logger.error({ err, group: this.processor.group, topic: record.topic, partition: record.partition, offset: record.offset }, 'processor: record dead-lettered')
+    this.logger.error({ err, topic: record.topic, partition: record.partition, offset: record.offset }, 'record dead-lettered')
     // The group moves past the record: so does the checkpoint (catchUp counts on it).
     const key = this.checkpointKey(record.topic, record.partition)
     const done = await this.checkpointOf(record.topic, record.partition)
@@ -266,32 +285,33 @@ export class ProcessorRunner<T, L = undefined> {
     this.movedTo(record.topic, record.partition, record.offset)
   }
 
-  /** One batch of one partition: process, commit state with the checkpoint, append the outputs. */
+  /** One batch of one partition: process, commit state with the checkpoint, append the outputs, run what waits on the commit. */
   private async run (records: ConsumedRecord[]): Promise<void> {
-    const p = this.processor
     const { topic, partition } = records[0]!
     const first = records[0]!.offset
     const last = records[records.length - 1]!.offset
     const done = await this.checkpointOf(topic, partition)
-    const started = performance.now()
-    await p.beforeBatch?.()
-    const batch = new RunningBatch(this.rt.state, p.local?.() as L)
     // Outputs of records processed before and delivered again are appended again, as they were.
     const resent = done.outputs.filter(o => o.offset >= first && o.offset <= last)
+    const batch = await this.commitBatch(records, done, resent)
+    this.movedTo(topic, partition, last)
+    await this.append([...resent, ...batch.outputs])
+    for (const fn of batch.after) await fn()
+  }
+
+  /** The records above the checkpoint through the middleware chain, then the batch's writes committed with the new checkpoint. */
+  private async processAndCommit (records: ConsumedRecord[], done: Checkpoint, resent: PendingOutput[]): Promise<RunningBatch<L>> {
+    const p = this.processor
+    const { topic, partition } = records[0]!
+    const last = records[records.length - 1]!.offset
+    await p.beforeBatch?.()
+    const batch = new RunningBatch(this.rt.state, p.local?.() as L)
     let written = false
     try {
       for (const r of records) {
         if (r.offset <= done.offset || p.skip?.(r) === true) continue
         batch.at = r.offset
-        batch.traceparent = undefined
-        if (r.headers?.traceparent === undefined) await p.process(await p.decode(r), r, batch)
-        else {
-          // A traced record: its span, whose traceparent the record's outputs carry on.
-          await inRecordSpan(`${p.group} process`, r.headers, { 'fds.trace_id': r.headers.trace_id ?? '', 'messaging.destination.name': topic }, async traceparent => {
-            batch.traceparent = traceparent
-            await p.process(await p.decode(r), r, batch)
-          })
-        }
+        await this.handle(r, r, batch)
         this.processed++
       }
       await p.endBatch?.(batch)
@@ -304,13 +324,10 @@ export class ProcessorRunner<T, L = undefined> {
         throw new Error(`${p.group}: a processor without a checkpoint keeps no state`)
       }
       written = true
-      batchDuration.observe({ group: p.group }, (performance.now() - started) / 1000)
     } finally {
       batch.writes.settle(written)
     }
-    this.movedTo(topic, partition, last)
-    await this.append([...resent, ...batch.outputs])
-    for (const fn of batch.after) await fn()
+    return batch
   }
 
   /** Appends outputs in order, one append per topic (in the order topics first appear). */

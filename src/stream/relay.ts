@@ -67,6 +67,8 @@ export class OutboxRelay {
   private head = { seq: 0, failures: 0 }
   /** Entries published (or dead-lettered) whose removal from the outbox the store has not written yet. */
   private unremoved: OutboxEntry[] = []
+  /** Its log lines, bound to `component: 'outbox-relay'`. */
+  private readonly logger: Logger
 
   constructor (
     private readonly state: StateDb,
@@ -75,8 +77,10 @@ export class OutboxRelay {
     private readonly codec: DecisionCodec,
     private readonly options: RelayOptions,
     private readonly health: PipelineHealth,
-    private readonly logger: Logger
-  ) {}
+    logger: Logger
+  ) {
+    this.logger = logger.child({ component: 'outbox-relay' })
+  }
 
   start (): void {
     this.loop ??= this.run()
@@ -135,7 +139,7 @@ export class OutboxRelay {
         if (this.stopping) return
         failures++
         this.health.failing(COMPONENT, err)
-        this.logger.warn({ err, failures }, 'outbox relay: publish failed, retrying')
+        this.logger.warn({ err, failures }, 'publish failed, retrying')
         this.signalled = true
         more = true
         // A store that cannot write recovers by itself within seconds (stores/storage-health.ts): retried sooner.
@@ -218,7 +222,7 @@ export class OutboxRelay {
     const source = { source: 'outbox', origin: this.options.originId, seq: String(e.seq), target_topic: this.options.topic }
     await appendDeadLetter(this.log, this.options.deadLetterTopic, deadLetterRecord(source, `${this.options.originId}:${e.seq}`, e.value, err))
     this.health.deadLettered(COMPONENT)
-    this.logger.error({ err, seq: e.seq }, 'outbox relay: entry dead-lettered')
+    this.logger.error({ err, seq: e.seq }, 'entry dead-lettered')
     this.head = { seq: 0, failures: 0 }
     this.remove([e])
     return 1
@@ -254,6 +258,6 @@ export class OutboxRelay {
       new Promise<false>(resolve => { timer = setTimeout(() => resolve(false), timeoutMs) })
     ])
     clearTimeout(timer)
-    if (!done) this.logger.warn({ pending: this.backlog }, 'outbox relay: stopped before the outbox was published; the entries stay in it')
+    if (!done) this.logger.warn({ pending: this.backlog }, 'stopped before the outbox was published; the entries stay in it')
   }
 }

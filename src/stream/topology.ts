@@ -102,7 +102,9 @@ export async function startTopologies (registry: Readonly<Record<string, Topolog
   return { async stop () { await Promise.all(running.map(t => t.stop())) } }
 }
 
-export async function startTopology (topology: Topology, ctx: TopologyContext): Promise<RunningTopology> {
+/** Starts one topology: its processors and services log through a child logger bound to its name. */
+export async function startTopology (topology: Topology, shared: TopologyContext): Promise<RunningTopology> {
+  const ctx: TopologyContext = { ...shared, logger: shared.logger.child({ topology: topology.name }) }
   const { processors, services = [] } = topology.build(ctx)
   const runners = processors.map(p => new ProcessorRunner(ctx, p))
   for (const r of runners) await r.start()

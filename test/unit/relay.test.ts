@@ -75,11 +75,10 @@ class RecordingHealth extends PipelineHealth {
   }
 }
 
-/** A logger that keeps what was logged at warn and error. */
-function fakeLogger (): { logger: Logger, lines: Array<{ level: string, msg: string, obj: Record<string, unknown> }> } {
-  const lines: Array<{ level: string, msg: string, obj: Record<string, unknown> }> = []
-  const at = (level: string) => (obj: Record<string, unknown>, msg: string) => { lines.push({ level, msg, obj }) }
-  const logger = { warn: at('warn'), error: at('error'), info: at('info'), debug: at('debug') }
+/** A logger that keeps what was logged, with the bindings of the child logger it was logged through. */
+function fakeLogger (bindings: Record<string, unknown> = {}, lines: Array<{ level: string, msg: string, obj: Record<string, unknown> }> = []): { logger: Logger, lines: typeof lines } {
+  const at = (level: string) => (obj: Record<string, unknown>, msg: string) => { lines.push({ level, msg, obj: { ...bindings, ...obj } }) }
+  const logger = { warn: at('warn'), error: at('error'), info: at('info'), debug: at('debug'), child: (more: Record<string, unknown>) => fakeLogger({ ...bindings, ...more }, lines).logger }
   return { logger: logger as unknown as Logger, lines }
 }
 
@@ -287,7 +286,7 @@ describe('OutboxRelay', () => {
     expect(Buffer.from(dead!.value)).toEqual(UNDECODABLE)
     expect(dead!.headers).toEqual({ source: 'outbox', origin: ORIGIN, seq: '2', target_topic: TOPIC, reason: UNDECODABLE_REASON })
     expect(r.health.report()).toEqual({ status: 'ok', failing: [], dead_lettered: { 'outbox-relay': 1 }, in_progress: {} })
-    expect(r.lines.filter(l => l.level === 'error').map(l => [l.msg, l.obj.seq])).toEqual([['outbox relay: entry dead-lettered', 2]])
+    expect(r.lines.filter(l => l.level === 'error').map(l => [l.msg, l.obj.seq, l.obj.component])).toEqual([['entry dead-lettered', 2, 'outbox-relay']])
   })
 
   it('publishes an entry that refers to its stored transaction with the transaction\'s bytes; a reference to nothing is dead-lettered', async () => {
@@ -377,7 +376,7 @@ describe('OutboxRelay', () => {
     expect(took).toBeGreaterThanOrEqual(90)
     expect(took).toBeLessThan(1000)
     expect(await r.remaining()).toEqual([1, 2])
-    expect(r.lines.filter(l => l.level === 'warn').map(l => l.msg)).toEqual(['outbox relay: stopped before the outbox was published; the entries stay in it'])
+    expect(r.lines.filter(l => l.level === 'warn').map(l => [l.msg, l.obj.component])).toEqual([['stopped before the outbox was published; the entries stay in it', 'outbox-relay']])
 
     // Nothing is lost: the next relay over the same store publishes them.
     const log = new FakeLog()

@@ -6,7 +6,7 @@ import { dimensionValue } from '../../src/domain/features/velocity-spec.js'
 import type { Topology } from '../../src/stream/topology.js'
 import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
-import { byTenant, firstCopy, sourceTopic } from '../../src/stream/repartition.js'
+import { byTenant, sourceTopic } from '../../src/stream/repartition.js'
 import { LRUCache } from 'lru-cache'
 import { keepMostRecent, type Links } from '../../src/stores/velocity/index.js'
 import { BatchGraph, identifierId, identifierLink, identifierOfLink, LINK_GRAPH, userId, type GraphNode } from './graph-store.js'
@@ -139,8 +139,8 @@ export const asyncScorer: Topology = {
       checkpoint: ['async-scorer'],
       local: () => new BatchGraph(cache),
       decode: record => ctx.codec.decode(sourceTopic(record), record.value, record.key),
-      async process (d, record, batch) {
-        if (d.request.user_id === undefined || !await firstCopy(record, batch, group)) return
+      async process (d, _record, batch) {
+        if (d.request.user_id === undefined) return
         const slice = new GraphSlice(scopeOf(d), batch.local, batch.writes, d.created_ms)
         await slice.load(d.request)
         const report = linkAnalysis(d.request, d.features, slice)

@@ -5,7 +5,7 @@ import { TreeTrainer } from './tree-trainer.js'
 import { RolloutGuard } from './rollout-guard.js'
 import { ROLLOUT_RUNS, type GuardedRuns } from './rollout-runs.js'
 import { DUE_FROM, LEARNERS, readDueFrom, readLearner, scanLearners, writeDueFrom, writeLearner } from './learner-store.js'
-import { deletePendingLabel, deleteRow, hasRow, PENDING_LABELS, readPendingLabel, readRow, ROWS, writePendingLabel, writeRow, type Row } from './row-store.js'
+import { deletePendingLabel, deleteRow, PENDING_LABELS, readPendingLabel, readRow, ROWS, writePendingLabel, writeRow, type Row } from './row-store.js'
 import { addDueEntry, DUE_INDEX, dueEntries, type DuePhase } from './due-index.js'
 import { FORESTS, TRAINING_INDEX } from './tree-store.js'
 import type { FeedbackSettings } from './settings.js'
@@ -18,7 +18,7 @@ import type { Topology } from '../../src/stream/topology.js'
 import { recordedMsOf, type TransactionRecord } from '../../src/domain/records/decisions.js'
 import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
 import { type ModelRecord, modelRecord } from '../../src/domain/records/models.js'
-import { byTenant, firstCopy, sourceTopic } from '../../src/stream/repartition.js'
+import { byTenant, sourceTopic } from '../../src/stream/repartition.js'
 const DAY_MS = 86_400_000
 /** A decision's row is kept this long after it matured, for labels that arrive later still (chargebacks). */
 const ROW_RETENTION_MS = 90 * DAY_MS
@@ -62,8 +62,8 @@ export const feedbackTrainer: Topology = {
     const config: FeedbackSettings = ctx.config
     const maturityMs = config.labelMaturityDays * DAY_MS
     const lateMs = config.lateEventHours * 3_600_000
-    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger, n => ctx.health.inProgress('feedback.trees', n))
-    const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger })
+    const trees = new TreeTrainer(ctx.state, config.modelTrees, ctx.logger.child({ component: 'tree-trainer' }), n => ctx.health.inProgress('feedback.trees', n))
+    const guard = new RolloutGuard({ control: ctx.control, audit: ctx.audit, clock: ctx.clock, logger: ctx.logger.child({ component: 'rollout-guard' }) })
 
     /** Learns a row with a label, remembers which (a later, different label corrects it), updates the trees' index. */
     const teach = (l: OpenLearner, writes: BatchWrites, trace: string, row: Row, y: 0 | 1) => {
@@ -95,7 +95,6 @@ export const feedbackTrainer: Topology = {
     const onDecision = async (d: TransactionRecord, batch: Batch<Learners>) => {
       const { writes } = batch
       const scope = scopeOf(d)
-      if (await hasRow(writes, scope, d.trace_id)) return
       const l = await learnerOf(scope, batch)
       const recordedMs = recordedMsOf(d)
       l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
@@ -176,16 +175,17 @@ export const feedbackTrainer: Topology = {
     }
 
     const group = `${topics.prefix}feedback-trainer`
+    /** The key of a decision's row (row-store.ts: by scope and trace id). */
+    const decisionRow = (d: TransactionRecord) => { const { tenant, mode } = scopeOf(d); return ROWS.key(tenant, mode, d.trace_id) }
     const isDecision = (r: ConsumedRecord) => sourceTopic(r) === topics.decisions
     const trainer: Omit<Processor<TransactionRecord | FeedbackLabel, Learners>, 'topics'> = {
       group,
       checkpoint: ['feedback-trainer'],
       local: () => new Map(),
       decode: r => isDecision(r) ? ctx.codec.decode(sourceTopic(r), r.value, r.key) : decodeLabel(r.value),
-      async process (value, record, batch) {
-        if (!await firstCopy(record, batch, group)) return
-        await (isDecision(record) ? onDecision(value as TransactionRecord, batch) : onLabel(value as FeedbackLabel, batch))
-      },
+      // A decision the trainer holds a row of (by trace id) was learned from already.
+      dedupe: (value, record) => isDecision(record) ? decisionRow(value as TransactionRecord) : undefined,
+      process: (value, record, batch) => isDecision(record) ? onDecision(value as TransactionRecord, batch) : onLabel(value as FeedbackLabel, batch),
       async endBatch ({ writes, local, afterCommit }) {
         for (const l of local.values()) {
           await mature(l, writes)

@@ -106,7 +106,7 @@ export class RolloutGuard {
         trace_id: null, data: { rollout_id: id, ruleset_version: version.ruleset.version, ...stopped }
       })
     } catch (err) {
-      logger.error({ err, scope, pack, rollout_id: id }, 'rollout guard: stopping a rollout failed; the next batch tries again')
+      logger.error({ err, scope, pack, rollout_id: id }, 'stopping a rollout failed; the next batch tries again')
     }
   }
 }

@@ -95,7 +95,7 @@ export class TreeTrainer {
     this.reportBusy()
     this.refresh(scope, horizonMs, s.champion, s.challenger).then(
       result => { this.done.set(id, result) },
-      err => { this.logger.error({ err, scope }, 'feedback: refreshing trees failed') }
+      err => { this.logger.error({ err, scope }, 'refreshing trees failed') }
     ).finally(() => { this.running.delete(id); this.reportBusy() })
   }
 
@@ -219,7 +219,7 @@ export class TreeTrainer {
         s.challenger = { version: trees.version, throughMs: done.throughMs }
         emit({ ...record, role: 'challenger' }, 'model.challenger', training)
       }
-      this.logger.info({ scope, version: trees.version, ...training }, 'feedback: trees trained')
+      this.logger.info({ scope, version: trees.version, ...training }, 'trees trained')
     }
     return { changed: true, records: out }
   }

@@ -76,10 +76,10 @@ export class Dispatcher {
         const id = entry.id
         if (this.inFlight.has(id) || this.inFlight.size >= this.concurrency) continue
         this.inFlight.add(id)
-        this.attempt(entry).catch(err => this.deps.logger.error({ err, delivery: id }, 'webhook attempt failed to record')).finally(() => this.inFlight.delete(id))
+        this.attempt(entry).catch(err => this.deps.logger.error({ err, delivery: id }, 'attempt failed to record')).finally(() => this.inFlight.delete(id))
       }
     } catch (err) {
-      this.deps.logger.error({ err }, 'webhook dispatcher tick failed')
+      this.deps.logger.error({ err }, 'tick failed')
     } finally {
       this.ticking = false
     }
@@ -108,7 +108,7 @@ export class Dispatcher {
       const headers = { [SIGNATURE_HEADER]: signatureHeader(d.payload, signingSecrets(endpoint, now), Math.floor(now / 1000)) }
       const result = await this.deps.send(endpoint.url, d.payload, headers)
       // What exactly failed (addresses, socket errors) is for operators: the attempt records a neutral category.
-      if (result.detail !== undefined) this.deps.logger.warn({ delivery: d.id, endpoint: endpoint.id, tenant: d.tenant_id, error: result.error, detail: result.detail }, 'webhook attempt failed')
+      if (result.detail !== undefined) this.deps.logger.warn({ delivery: d.id, endpoint: endpoint.id, tenant: d.tenant_id, error: result.error, detail: result.detail }, 'attempt failed')
       const error = result.error ?? (result.status_code !== null && (result.status_code < 200 || result.status_code >= 300) ? `HTTP ${result.status_code}` : null)
       next = afterAttempt(d, { at_ms: now, status_code: result.status_code, error, duration_ms: result.duration_ms }, (this.deps.random ?? Math.random)(), this.deps.backoffScale)
       if (result.status_code === 410) await this.disable(endpoint, now)

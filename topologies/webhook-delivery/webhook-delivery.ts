@@ -71,7 +71,7 @@ export const webhookDelivery: Topology = {
         policy: egressPolicy(config.webhookEgressAllow)
       }),
       audit: ctx.audit,
-      logger: ctx.logger,
+      logger: ctx.logger.child({ component: 'dispatcher' }),
       clock,
       backoffScale: config.webhookBackoffScale
     })

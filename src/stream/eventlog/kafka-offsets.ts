@@ -39,7 +39,7 @@ export class BackgroundOffsetCommits {
         await this.consumer.commitOffsets(batch.map(([, { topic, partition, offset }]) => ({ topic, partition, offset })))
       } catch (err) {
         const again = batch.filter(([id, o]) => !this.waiting.has(id) && o.tries + 1 < TRIES)
-        this.logger?.warn({ err, offsets: batch.length, retrying: again.length }, 'kafka: offset commit failed')
+        this.logger?.warn({ err, offsets: batch.length, retrying: again.length }, 'offset commit failed')
         for (const [id, o] of again) this.waiting.set(id, { ...o, tries: o.tries + 1 })
         if (again.length > 0) await new Promise(resolve => setTimeout(resolve, RETRY_MS))
       }

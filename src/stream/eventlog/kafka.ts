@@ -45,9 +45,11 @@ export class KafkaEventLog implements EventLog {
   /** The producer once connected: every append waits for the same connect (see connectedProducer). */
   private producer: Promise<Producer> | undefined
   private readonly consumers = new Set<RunningConsumer>()
+  /** Its log lines and kafkajs's, bound to `component: 'kafka'`. */
+  private readonly logger: Logger | undefined
 
-  constructor (private readonly options: KafkaEventLogOptions) {
-    const log = options.logger
+  constructor (options: KafkaEventLogOptions) {
+    const log = this.logger = options.logger?.child({ component: 'kafka' })
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -241,7 +243,7 @@ export class KafkaEventLog implements EventLog {
     // maxWaitTimeInMs bounds how long a fetch waits on an idle partition, and so how long leaving the group takes on shutdown.
     const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false, sessionTimeout: 10000, heartbeatInterval: 1000, rebalanceTimeout: 10000, maxWaitTimeInMs: 1000 })
     await consumer.connect()
-    const running: RunningConsumer = { consumer, offsets: new BackgroundOffsetCommits(consumer, this.options.logger), closing: false, batch: undefined }
+    const running: RunningConsumer = { consumer, offsets: new BackgroundOffsetCommits(consumer, this.logger), closing: false, batch: undefined }
     await retrying(() => consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false }))
     await consumer.run({
       autoCommit: false,
