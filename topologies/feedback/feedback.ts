@@ -1,5 +1,4 @@
-import { inputValues } from '../../src/domain/model/inputs.js'
-import { treeValues } from '../../src/domain/model/tree-inputs.js'
+import { INPUT_SET, inputValues, treeValues } from '../../src/domain/model/inputs.js'
 import { round4 } from '../../src/domain/model/model.js'
 import { TreeTrainer } from './tree-trainer.js'
 import { RolloutGuard } from './rollout-guard.js'
@@ -100,7 +99,7 @@ export const feedbackTrainer: Topology = {
       const recordedMs = recordedMsOf(d)
       l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
       if (recordedMs - d.created_ms > lateMs) { onLate(l, writes, d.trace_id, recordedMs); return }
-      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
+      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4), v: INPUT_SET.version }
       const hits = await guard.observe(scope, l.runs, d)
       if (hits.length > 0) row.g = hits
       const pending = await readPendingLabel(writes, scope, d.trace_id)
