@@ -160,7 +160,8 @@ export const feedbackTrainer: Topology = {
      */
     const publish = async ({ writes, emit, afterCommit }: Batch<Learners>) => {
       afterCommit(async () => { trees.reportBusy() })
-      for await (const { scope, s } of scanLearners(ctx.state)) {
+      const refused = (scope: Scope, err: unknown) => { ctx.logger.error({ err, scope }, 'feedback: learner state refused, its tenant is not published') }
+      for await (const { scope, s } of scanLearners(ctx.state, refused)) {
         const { changed, records } = await trees.publish(scope, s, writes, ctx.clock())
         for (const [topic, record] of records) emit(topic === 'models' ? topics.models : topics.audit, record)
         if (changed) writeLearner(writes, scope, s)

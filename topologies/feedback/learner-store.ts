@@ -30,11 +30,22 @@ export function writeLearner (writes: BatchWrites, scope: Scope, s: LearnerState
   writes.put(LEARNERS.key(scope.tenant, scope.mode), json(s))
 }
 
-/** Every scope's learner as the store holds it (not the batch's writes). */
-export async function * scanLearners (state: StateDb): AsyncGenerator<{ scope: Scope, s: LearnerState }> {
+/**
+ * Every scope's learner as the store holds it (not the batch's writes); one that cannot be read over the current
+ * inputs (it names one the code does not have) is passed to `refused` and skipped, so the others go on.
+ */
+export async function * scanLearners (state: StateDb, refused: (scope: Scope, err: unknown) => void): AsyncGenerator<{ scope: Scope, s: LearnerState }> {
   for await (const [key, raw] of scan(state.db, ...LEARNERS.range())) {
     const [, , tenant, mode] = key.toString().split('\u0000') as [string, string, string, Mode]
-    yield { scope: { tenant, mode }, s: learnerOf({ tenant, mode }, raw) }
+    const scope = { tenant, mode }
+    let s: LearnerState
+    try {
+      s = learnerOf(scope, raw)
+    } catch (err) {
+      refused(scope, err)
+      continue
+    }
+    yield { scope, s }
   }
 }
 
