@@ -6,7 +6,7 @@
  */
 import { DEFAULT_TRAINING, train } from '../src/domain/model/gbdt.js'
 import { PRIOR, scoreFeatures, type TreeModel } from '../src/domain/model/model.js'
-import { TREE_INPUTS, treeValues } from '../src/domain/model/tree-inputs.js'
+import { TREE_INPUTS, treeValues } from '../src/domain/model/inputs.js'
 import type { Features } from '../src/domain/decision/types.js'
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200_000)

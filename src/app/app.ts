@@ -125,7 +125,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const controlPlane = new ControlPlane(runtime, topics.rulesets, origin)
   const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs, maxCached: config.velocityCacheRecords })
   const reputation = await IpReputationIndex.load(state)
-  const modelRegistry = await ModelRegistry.load(state)
+  const modelRegistry = await ModelRegistry.load(state, { logger, health })
   const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry })
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { scoreFeatures } from '../../src/domain/model/model.js'
-import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { TREE_INPUTS } from '../../src/domain/model/inputs.js'
 import { modelRecord } from '../../src/domain/records/models.js'
 import { auth, eventually, LIVE_KEY, startTestApp } from '../support/app.js'
 

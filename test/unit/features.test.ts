@@ -3,7 +3,7 @@ import { extractFeatures, type FeatureInputs } from '../../src/domain/features/e
 import { countryMismatch, geoFacts, travelSpeedKmh } from '../../src/domain/features/geo.js'
 import { accountAgeDays, emailDomain, isDisposableDomain } from '../../src/domain/features/identity.js'
 import { learn, newLearner, snapshot } from '../../src/domain/model/learner.js'
-import { INPUTS, inputValues } from '../../src/domain/model/inputs.js'
+import { LINEAR_INPUTS, inputValues } from '../../src/domain/model/inputs.js'
 import { PRIOR, scoreFeatures } from '../../src/domain/model/model.js'
 
 const NOW = Date.parse('2026-11-23T12:00:00Z')
@@ -87,7 +87,7 @@ describe('model', () => {
     for (let i = 0; i < 1000; i++) { learn(s, legit, 0, i); if (i % 10 === 0) learn(s, fraud, 1, i) }
     const model = snapshot(s)
     expect(model.version).toBe(`${PRIOR.version}.online-1`)
-    expect(Object.keys(model.weights)).toEqual(INPUTS.map(i => i.name))
+    expect(Object.keys(model.weights)).toEqual(LINEAR_INPUTS.map(i => i.name))
     expect(scoreFeatures({ email_free: 1, amount: 300 }, model).score).toBeGreaterThan(before.fraud + 0.2)
     const after = { fraud: scoreFeatures({ email_free: 1, amount: 300 }, model).score, legit: scoreFeatures({ amount: 300 }, model).score }
     expect(after.fraud - after.legit).toBeGreaterThan(before.fraud - before.legit + 0.2)

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { INPUTS, inputValues } from '../../src/domain/model/inputs.js'
+import { LINEAR_INPUTS, inputValues } from '../../src/domain/model/inputs.js'
 import { largestLogitChange, learn, MAX_LABEL_LOGIT_STEP, MAX_LABEL_SCORE_STEP, newLearner, snapshot, type LearnerState } from '../../src/domain/model/learner.js'
 import { PRIOR, scoreFeatures } from '../../src/domain/model/model.js'
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
-const logit = (s: LearnerState, x: ArrayLike<number>) => INPUTS.reduce((z, _, i) => z + s.weights[i]! * x[i]!, s.bias)
+const logit = (s: LearnerState, x: ArrayLike<number>) => LINEAR_INPUTS.reduce((z, _, i) => z + s.weights[i]! * x[i]!, s.bias)
 const copy = (s: LearnerState): LearnerState => JSON.parse(JSON.stringify(s)) as LearnerState
 
 /** A deterministic pseudo-random sequence (mulberry32). */
@@ -18,9 +18,9 @@ function random (seed: number): () => number {
 }
 
 /** Input values anywhere within the bounds, most of them 0 as in real rows; some beyond (clipped by learn). */
-const row = (r: () => number) => INPUTS.map(i => r() < 0.5 ? 0 : (r() * 2.4 - 1.2) * i.bound!)
+const row = (r: () => number) => LINEAR_INPUTS.map(i => r() < 0.5 ? 0 : (r() * 2.4 - 1.2) * i.bound!)
 /** The inputs at the corner where a change of weights raises (or lowers) the log-odds most. */
-const corner = (before: LearnerState, after: LearnerState, sign: 1 | -1) => INPUTS.map((i, k) => sign * Math.sign(after.weights[k]! - before.weights[k]!) * i.bound!)
+const corner = (before: LearnerState, after: LearnerState, sign: 1 | -1) => LINEAR_INPUTS.map((i, k) => sign * Math.sign(after.weights[k]! - before.weights[k]!) * i.bound!)
 
 describe('online learner: one label moves any score by at most 0.05', () => {
   it('bounds one step on any row, label and state: no decision within the inputs\' bounds moves by more than 0.2 in log-odds, 0.05 in score', () => {
@@ -43,7 +43,7 @@ describe('online learner: one label moves any score by at most 0.05', () => {
         expect(Math.abs(sigmoid(logit(s, x)) - sigmoid(logit(before, x)))).toBeLessThanOrEqual(MAX_LABEL_SCORE_STEP + 1e-12)
       }
       for (let k = 0; k < 20; k++) {
-        const x = row(r).map((v, i) => Math.max(-INPUTS[i]!.bound!, Math.min(INPUTS[i]!.bound!, v)))
+        const x = row(r).map((v, i) => Math.max(-LINEAR_INPUTS[i]!.bound!, Math.min(LINEAR_INPUTS[i]!.bound!, v)))
         expect(Math.abs(sigmoid(logit(s, x)) - sigmoid(logit(before, x)))).toBeLessThanOrEqual(MAX_LABEL_SCORE_STEP + 1e-12)
       }
     }
@@ -59,17 +59,17 @@ describe('online learner: one label moves any score by at most 0.05', () => {
     const after = scoreFeatures(payment, snapshot(s)).score
     expect(after).toBeGreaterThan(before)
     expect(after - before).toBeLessThanOrEqual(MAX_LABEL_SCORE_STEP + 0.0001) // scores are rounded to 4 decimals
-    expect(largestLogitChange(s.bias - PRIOR.bias, INPUTS.map((i, k) => s.weights[k]! - (PRIOR.weights[i.name] ?? 0)))).toBeCloseTo(MAX_LABEL_LOGIT_STEP, 9)
+    expect(largestLogitChange(s.bias - PRIOR.bias, LINEAR_INPUTS.map((i, k) => s.weights[k]! - (PRIOR.weights[i.name] ?? 0)))).toBeCloseTo(MAX_LABEL_LOGIT_STEP, 9)
   })
 
   it('scores and learns within each input\'s bound: a count beyond it reads as the bound', () => {
     const x = inputValues({ user_count_1h: 1e9, amount: 1e12, amount_ratio: 100, amount_z: 10 })
-    const at = (name: string) => x[INPUTS.findIndex(i => i.name === name)]
+    const at = (name: string) => x[LINEAR_INPUTS.findIndex(i => i.name === name)]
     expect(at('user_1h')).toBe(12)
     expect(at('amount_linear')).toBe(50)
     expect(at('amount_log')).toBeLessThan(12) // the largest amount accepted is within its bound
     expect(at('amount_ratio')).toBeCloseTo(Math.log(100), 12)
-    for (const [i, input] of INPUTS.entries()) expect(Math.abs(x[i]!), input.name).toBeLessThanOrEqual(input.bound!)
+    for (const [i, input] of LINEAR_INPUTS.entries()) expect(Math.abs(x[i]!), input.name).toBeLessThanOrEqual(input.bound!)
   })
 
   it('many labels still teach: 100 frauds of a pattern lift it far above its legitimate twin', () => {

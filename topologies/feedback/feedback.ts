@@ -1,5 +1,4 @@
-import { inputValues } from '../../src/domain/model/inputs.js'
-import { treeValues } from '../../src/domain/model/tree-inputs.js'
+import { INPUT_SET, inputValues, treeValues } from '../../src/domain/model/inputs.js'
 import { round4 } from '../../src/domain/model/model.js'
 import { TreeTrainer } from './tree-trainer.js'
 import { RolloutGuard } from './rollout-guard.js'
@@ -99,7 +98,7 @@ export const feedbackTrainer: Topology = {
       const recordedMs = recordedMsOf(d)
       l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
       if (recordedMs - d.created_ms > lateMs) { onLate(l, writes, d.trace_id, recordedMs); return }
-      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4) }
+      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4), v: INPUT_SET.version }
       const hits = await guard.observe(scope, l.runs, d)
       if (hits.length > 0) row.g = hits
       const pending = await readPendingLabel(writes, scope, d.trace_id)
@@ -160,7 +159,8 @@ export const feedbackTrainer: Topology = {
      */
     const publish = async ({ writes, emit, afterCommit }: Batch<Learners>) => {
       afterCommit(async () => { trees.reportBusy() })
-      for await (const { scope, s } of scanLearners(ctx.state)) {
+      const refused = (scope: Scope, err: unknown) => { ctx.logger.error({ err, scope }, 'feedback: learner state refused, its tenant is not published') }
+      for await (const { scope, s } of scanLearners(ctx.state, refused)) {
         const { changed, records } = await trees.publish(scope, s, writes, ctx.clock())
         for (const [topic, record] of records) emit(topic === 'models' ? topics.models : topics.audit, record)
         if (changed) writeLearner(writes, scope, s)

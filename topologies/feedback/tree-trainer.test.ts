@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newLearner } from '../../src/domain/model/learner.js'
 import { PRIOR } from '../../src/domain/model/model.js'
-import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { TREE_INPUTS } from '../../src/domain/model/inputs.js'
 import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
 import { BatchWrites } from '../../src/stream/batch-writes.js'
 import { TreeTrainer } from './tree-trainer.js'

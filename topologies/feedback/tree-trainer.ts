@@ -4,7 +4,8 @@ import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, ps
 import { DEFAULT_TRAINING, predictLogit, type Forest } from '../../src/domain/model/gbdt.js'
 import type { LearnerState } from '../../src/domain/model/learner.js'
 import { scoreOf, type TreeModel } from '../../src/domain/model/model.js'
-import { TREE_INPUTS } from '../../src/domain/model/tree-inputs.js'
+import { TREE_INPUTS } from '../../src/domain/model/inputs.js'
+import { forestOver } from '../../src/domain/model/stored-inputs.js'
 import { auditRecord } from '../../src/domain/records/audit.js'
 import type { LogRecord } from '../../src/domain/records/log-record.js'
 import { modelRecord, type ModelRecord } from '../../src/domain/records/models.js'
@@ -141,8 +142,10 @@ export class TreeTrainer {
     return trainingRows(this.state, scope, fromMs, toMs)
   }
 
-  private forest (scope: Scope, version: string): Promise<Forest | undefined> {
-    return readForest(this.state, scope, version)
+  /** A stored forest over TREE_INPUTS (its splits moved by name), to score the training rows with. */
+  private async forest (scope: Scope, version: string): Promise<Forest | undefined> {
+    const stored = await readForest(this.state, scope, version)
+    return stored === undefined ? undefined : forestOver(stored, TREE_INPUTS, `forest ${version} of ${scope.tenant}/${scope.mode}`)
   }
 
   /**
@@ -157,9 +160,10 @@ export class TreeTrainer {
       out.push(['models', modelRecord(record)])
       out.push(['audit', auditRecord({ id: newId('aud', nowMs), at_ms: nowMs, tenant_id: scope.tenant, mode: scope.mode, actor: 'feedback-trainer', action, object_type: 'model', object_id: record.model.version, trace_id: null, data })])
     }
+    /** A stored forest as the model it was published as: over the inputs it names. */
     const model = async (version: string): Promise<TreeModel | undefined> => {
-      const forest = await this.forest(scope, version)
-      return forest === undefined ? undefined : treeModel(version, forest)
+      const stored = await readForest(this.state, scope, version)
+      return stored === undefined ? undefined : { kind: 'trees', version, inputs: stored.inputs, forest: stored.forest }
     }
     /** The champion rolls back to the one before it (a rollback record always replaces the active version). */
     const rollBack = async (reason: 'score_drift' | 'quality', data: object) => {
@@ -209,7 +213,7 @@ export class TreeTrainer {
     if (done.forest !== undefined) {
       s.treesPublished = (s.treesPublished ?? 0) + 1
       const trees = treeModel(`trees-${s.treesPublished}`, done.forest)
-      writeForest(writes, scope, trees.version, done.forest)
+      writeForest(writes, scope, trees.version, { inputs: trees.inputs, forest: done.forest })
       const record: ModelRecord = { tenant_id: scope.tenant, mode: scope.mode, model: trees, trained: s.trained, trained_through_ms: done.throughMs, created_ms: nowMs }
       const training = { rows: done.rows, frauds: done.frauds, trained_through_ms: done.throughMs }
       if (s.champion === undefined) {

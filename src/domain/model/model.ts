@@ -1,21 +1,20 @@
 import type { Features } from '../decision/types.js'
 import { contributions, type Forest } from './gbdt.js'
-import { INPUTS, inputValues, valuesOf, type ModelInput } from './inputs.js'
-import { TREE_INPUTS } from './tree-inputs.js'
+import { clip, INPUT_SET, UnknownModelInputError, valuesOf, type InputSet, type ModelInput } from './inputs.js'
 
 /**
- * A linear scoring model: logistic regression over INPUTS. A tenant's model starts as the global PRIOR,
+ * A linear scoring model: logistic regression over LINEAR_INPUTS. A tenant's model starts as the global PRIOR,
  * learned online from labels by the feedback topology until it has enough labels for trees.
  */
 export interface LinearModel {
   kind?: 'linear'
   version: string
   bias: number
-  /** By input name; an input a model does not name weighs 0. */
+  /** By input name; an input a model does not name weighs 0; a name the code does not have is refused (compileModel). */
   weights: Record<string, number>
 }
 
-/** Gradient-boosted trees over the TREE_INPUTS it names (in its inputs' order), trained by the feedback topology. */
+/** Gradient-boosted trees over the TREE_INPUTS it names (its splits index `inputs`), trained by the feedback topology. */
 export interface TreeModel {
   kind: 'trees'
   version: string
@@ -51,6 +50,41 @@ const SIGNAL_MIN = 0.25
 
 export interface ScoreOutcome { score: number, signals: string[] }
 
+/**
+ * A model ready to score: its names resolved to the inputs of the code once, when it is loaded, so that a
+ * decision reads arrays in input order. Linear: a weight per linear input (0 for one the model does not name);
+ * trees: the input of each of its features.
+ */
+export type CompiledModel =
+  | { kind: 'linear', bias: number, inputs: readonly ModelInput[], weights: Float64Array }
+  | { kind: 'trees', inputs: readonly ModelInput[], forest: Forest }
+
+/** The model over the inputs of `set`, by name; a model naming an input `set` lacks is refused (UnknownModelInputError). */
+export function compileModel (model: ScoringModel, set: InputSet = INPUT_SET): CompiledModel {
+  if (model.kind === 'trees') {
+    const byName = new Map(set.trees.map(i => [i.name, i]))
+    const unknown = model.inputs.filter(name => !byName.has(name))
+    if (unknown.length > 0) throw new UnknownModelInputError(`model ${model.version}`, unknown)
+    return { kind: 'trees', inputs: model.inputs.map(name => byName.get(name)!), forest: model.forest }
+  }
+  const known = new Set(set.linear.map(i => i.name))
+  const unknown = Object.keys(model.weights).filter(name => !known.has(name))
+  if (unknown.length > 0) throw new UnknownModelInputError(`model ${model.version}`, unknown)
+  return { kind: 'linear', bias: model.bias, inputs: set.linear, weights: Float64Array.from(set.linear, i => model.weights[i.name] ?? 0) }
+}
+
+/** Each model compiled over the code's inputs, once (the registry compiles a model as it loads it). */
+const compiled = new WeakMap<ScoringModel, CompiledModel>()
+
+/** The model compiled over the code's inputs (cached); refuses a model naming inputs the code lacks. */
+export function compiledModel (model: ScoringModel): CompiledModel {
+  let c = compiled.get(model)
+  if (c === undefined) compiled.set(model, c = compileModel(model))
+  return c
+}
+
+compiledModel(PRIOR)
+
 /** Rounds to 4 decimals so the recorded score and the returned score are the same number. */
 export const round4 = (x: number) => Math.round(x * 10000) / 10000
 
@@ -59,18 +93,26 @@ export const scoreOf = (logit: number) => round4(1 / (1 + Math.exp(-logit)))
 
 /** The score (0..1) and the signals that raised it most, strongest first (contributions per code summed). */
 export function scoreFeatures (features: Features, model: ScoringModel): ScoreOutcome {
-  return model.kind === 'trees' ? scoreTrees(features, model) : scoreLinear(features, model)
+  return scoreCompiled(features, compiledModel(model))
 }
 
-function scoreLinear (features: Features, model: LinearModel): ScoreOutcome {
-  const x = inputValues(features)
-  let logit = model.bias
+/** scoreFeatures of a compiled model. */
+export function scoreCompiled (features: Features, model: CompiledModel): ScoreOutcome {
+  return model.kind === 'trees' ? scoreTrees(features, model.inputs, model.forest) : scoreLinear(features, model.bias, model.inputs, model.weights)
+}
+
+function scoreLinear (features: Features, bias: number, inputs: readonly ModelInput[], weights: Float64Array): ScoreOutcome {
+  let logit = bias
   const bySignal = new Map<string, number>()
-  for (let i = 0; i < INPUTS.length; i++) {
-    const c = (model.weights[INPUTS[i]!.name] ?? 0) * x[i]!
+  for (let i = 0; i < inputs.length; i++) {
+    const w = weights[i]!
+    if (w === 0) continue
+    const input = inputs[i]!
+    const value = input.value(features)
+    const c = w * (Number.isFinite(value) ? clip(value, input.bound) : input.default)
     if (c === 0) continue
     logit += c
-    bySignal.set(INPUTS[i]!.signal, (bySignal.get(INPUTS[i]!.signal) ?? 0) + c)
+    bySignal.set(input.signal, (bySignal.get(input.signal) ?? 0) + c)
   }
   return { score: scoreOf(logit), signals: riskSignals(bySignal) }
 }
@@ -80,19 +122,13 @@ function riskSignals (bySignal: Map<string, number>): string[] {
   return [...bySignal].filter(([, c]) => c >= SIGNAL_MIN).sort((a, b) => b[1] - a[1]).map(([s]) => s)
 }
 
-/** The TREE_INPUTS a tree model names, in its order (an input no longer known reads 0). */
-const treeInputs = new WeakMap<TreeModel, Array<ModelInput | undefined>>()
-const byName = new Map(TREE_INPUTS.map(i => [i.name, i]))
-
-function scoreTrees (features: Features, model: TreeModel): ScoreOutcome {
-  let inputs = treeInputs.get(model)
-  if (inputs === undefined) treeInputs.set(model, inputs = model.inputs.map(name => byName.get(name)))
+function scoreTrees (features: Features, inputs: readonly ModelInput[], forest: Forest): ScoreOutcome {
   const x = valuesOf(inputs, features)
   const parts = new Float64Array(inputs.length)
-  const bias = contributions(model.forest, x, parts)
+  const bias = contributions(forest, x, parts)
   const bySignal = new Map<string, number>()
   for (let i = 0; i < inputs.length; i++) {
-    if (parts[i] === 0 || inputs[i] === undefined) continue
+    if (parts[i] === 0) continue
     bySignal.set(inputs[i]!.signal, (bySignal.get(inputs[i]!.signal) ?? 0) + parts[i]!)
   }
   return { score: scoreOf(bias + parts.reduce((a, b) => a + b, 0)), signals: riskSignals(bySignal) }

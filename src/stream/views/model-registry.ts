@@ -3,8 +3,9 @@ import { prefixRange, stateKey, TAG } from '../../stores/keys.js'
 import type { StateDb } from '../../stores/state-db.js'
 import { scopeId, type Scope } from '../../domain/scope.js'
 import { scan } from '../../stores/rocks.js'
-import { PRIOR, type ScoringModel } from '../../domain/model/model.js'
+import { compiledModel, PRIOR, type ScoringModel } from '../../domain/model/model.js'
 import type { ModelRecord } from '../../domain/records/models.js'
+import type { PipelineHealth } from '../health.js'
 
 // Active models under their own prefix: loading them at start reads one record per tenant and mode, not every version.
 const activeKey = (scope: Scope) => stateKey(TAG.model, 'active', scope.tenant, scope.mode)
@@ -12,27 +13,61 @@ const versionKey = (scope: Scope, version: string) => stateKey(TAG.model, 'v', s
 // The latest challenger of each tenant and mode (in shadow, or rejected), shown with the active model.
 const challengerKey = (scope: Scope) => stateKey(TAG.model, 'challenger', scope.tenant, scope.mode)
 
+/** Where a refused model is reported: an error log line and a failing `model-registry` on /healthz. */
+export interface RefusalReport {
+  logger: { error(o: object, msg: string): void }
+  health: Pick<PipelineHealth, 'failing' | 'recovered'>
+}
+
+const COMPONENT = 'model-registry'
+
 /**
  * The model each tenant scores with, in memory (the request path reads it without I/O), and every version
  * seen, in local state (re-evaluation). Loaded at start, then kept current by the models materializer.
  * A tenant without a published model scores with the global PRIOR.
+ * A model is compiled over the code's inputs as it becomes active (by name, once: compiledModel); one naming an
+ * input the code does not have is refused: logged, reported failing on /healthz, never scored with (the
+ * tenant keeps the model it had, or the PRIOR at start).
  */
 export class ModelRegistry {
   private readonly active = new Map<string, ModelRecord>()
   private readonly challengers = new Map<string, ModelRecord>()
+  /** Scopes whose latest active model was refused, with why. */
+  private readonly refused = new Map<string, string>()
 
-  private constructor (private readonly state: StateDb) {}
+  private constructor (private readonly state: StateDb, private readonly report?: RefusalReport) {}
 
-  static async load (state: StateDb): Promise<ModelRegistry> {
-    const registry = new ModelRegistry(state)
+  static async load (state: StateDb, report?: RefusalReport): Promise<ModelRegistry> {
+    const registry = new ModelRegistry(state, report)
     for (const [prefix, into] of [['active', registry.active], ['challenger', registry.challengers]] as const) {
       const [gte, lt] = prefixRange(TAG.model, prefix)
       for await (const [, value] of scan(state.db, gte, lt)) {
         const record = JSON.parse(value.toString()) as ModelRecord
+        if (into === registry.active && !registry.admits(record)) continue
         into.set(scopeId({ tenant: record.tenant_id, mode: record.mode }), record)
       }
     }
     return registry
+  }
+
+  /** Whether a model may score: compiled over the code's inputs, or refused and reported. */
+  private admits (record: ModelRecord): boolean {
+    const id = scopeId({ tenant: record.tenant_id, mode: record.mode })
+    try {
+      compiledModel(record.model)
+    } catch (err) {
+      this.refused.set(id, err instanceof Error ? err.message : String(err))
+      this.report?.logger.error({ err, tenant_id: record.tenant_id, mode: record.mode, version: record.model.version }, 'model refused: it names inputs this code does not have')
+      this.report?.health.failing(COMPONENT, err)
+      return false
+    }
+    if (this.refused.delete(id) && this.refused.size === 0) this.report?.health.recovered(COMPONENT)
+    return true
+  }
+
+  /** Why each scope's latest model was refused, by scope id. */
+  refusals (): ReadonlyMap<string, string> {
+    return this.refused
   }
 
   model (scope: Scope): ScoringModel {
@@ -69,6 +104,7 @@ export class ModelRegistry {
     }
     const current = this.active.get(scopeId(scope))
     if (current !== undefined && !supersedes(record, current)) return
+    if (!this.admits(record)) return
     writes.put(activeKey(scope), value)
     this.active.set(scopeId(scope), record)
   }

@@ -1,0 +1,38 @@
+/**
+ * The name lists stored rows were made with, by schema version: a row stores its values as arrays in the order
+ * of its version's lists (row.x the linear model's, row.z the trees'), and is read by name into the current
+ * lists (stored-inputs.ts). Append-only and frozen: a version once written to a store names its lists forever.
+ * The last version lists exactly the current inputs (inputs.ts refuses to load otherwise, printing the entry to
+ * append when an input was added, removed or moved).
+ */
+export interface InputSchema { version: number, linear: readonly string[], trees: readonly string[] }
+
+/**
+ * Version 1: the inputs of the code that first named its stores' lists (issue 34). Learner states, rows,
+ * training rows and forests stored without names or version were made with these lists.
+ */
+const V1: InputSchema = {
+  version: 1,
+  linear: [
+    'user_1h', 'user_24h', 'user_7d', 'user_30d', 'device_1h', 'email_1h', 'merchant_24h', 'ip_1h', 'ip_24h', 'ip_users_24h',
+    'ip_reputation_v3', 'new_device', 'known_device', 'user_devices_30d', 'device_users_30d', 'email_disposable', 'email_free',
+    'email_users_30d', 'new_account', 'first_transaction', 'amount_log', 'amount_linear', 'amount_100', 'amount_250', 'amount_1000',
+    'amount_10000', 'amount_z', 'amount_ratio', 'merchant_risk_30d', 'merchant_frauds_7d', 'geo_mismatch', 'consistent_geo',
+    'impossible_travel', 'sim_swap', 'sim_swap_confidence'
+  ],
+  trees: [
+    'amount', 'user_count_1h', 'user_count_24h', 'user_count_7d', 'user_count_30d', 'user_mean_24h', 'user_mean_7d', 'user_mean_30d',
+    'amount_to_mean_24h', 'amount_to_mean_7d', 'amount_to_mean_30d', 'amount_z', 'amount_to_mean_30d_before_7d',
+    'mean_7d_to_mean_30d_before_7d', 'hour_of_day', 'weekend', 'merchant_count_24h', 'merchant_count_7d', 'merchant_count_30d',
+    'merchant_risk_10d', 'merchant_matured_10d', 'merchant_risk_14d', 'merchant_risk_30d', 'merchant_frauds_7d', 'card_risk_30d',
+    'device_risk_30d', 'ip_risk_30d', 'email_risk_30d', 'device_count_1h', 'device_count_24h', 'email_count_1h', 'ip_count_1h',
+    'ip_count_24h', 'ip_distinct_user_24h', 'ip_reputation_v3', 'new_device', 'device_age_days', 'user_distinct_device_30d',
+    'device_distinct_user_30d', 'email_disposable', 'email_free', 'email_distinct_user_30d', 'account_age_days', 'geo_mismatch',
+    'consistent_geo', 'travel_kmh', 'sim_swap_confidence'
+  ]
+}
+
+export const INPUT_SCHEMAS: readonly InputSchema[] = [V1]
+
+/** The version of a store's row or learner state that carries none: made before versions were stored. */
+export const UNVERSIONED = 1
