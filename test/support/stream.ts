@@ -1,6 +1,7 @@
-import type { EventLog } from '../../src/stream/eventlog/event-log.js'
+import type { ConsumedRecord, EventLog } from '../../src/stream/eventlog/event-log.js'
 import { plainProtobufCodec, type DecisionCodec } from '../../src/stream/decision-codec.js'
 import type { TransactionRecord } from '../../src/domain/records/decisions.js'
+import { eventually } from './app.js'
 
 /**
  * A de-duplicating consumer of the decisions stream, as a downstream data team would write one:
@@ -33,4 +34,14 @@ export async function readDecisionStream (log: EventLog, topic: string, group: s
   await new Promise(resolve => setTimeout(resolve, 300))
   await subscription.close()
   return { byTrace, raw, missing: [...want] }
+}
+
+/** Every record of partition 0 of `topic` up to its end when called, through a group of its own. */
+export async function readTopic (log: EventLog, topic: string): Promise<ConsumedRecord[]> {
+  const out: ConsumedRecord[] = []
+  const end = (await log.endOffsets(topic))[0]!
+  const sub = await log.subscribe({ group: `reader-${Math.random()}`, topics: [topic], onBatch: async rs => { out.push(...rs) } })
+  await eventually(() => out.length >= end || undefined, 5000, `${topic} read`)
+  await sub.close()
+  return out
 }

@@ -12,6 +12,7 @@ import { batchDuration } from '../../src/stream/metrics.js'
 import { wrap, type Handler, type Middleware, type RecordBatch } from '../../src/stream/middleware.js'
 import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../../src/stream/processor.js'
 import { eventually, tempDir } from '../support/app.js'
+import { readTopic } from '../support/stream.js'
 
 // Spans recorded in memory: the runner's tracer (stream/tracing.ts) reaches this provider through the API.
 const spans = new InMemorySpanExporter()
@@ -40,15 +41,6 @@ async function rig (): Promise<Rig> {
   const state = await openStateDb(path.join(dir, 'state'))
   opened.push(async () => { await log.close(); await state.close() })
   return { runtime: { state, log, health: { recovered () {}, failing () {}, deadLettered () {} } as never, logger: pino({ level: 'silent' }), deadLetterTopic: DEAD, retryMs: 1 }, log, state }
-}
-
-async function read (log: EmbeddedEventLog, topic: string): Promise<ConsumedRecord[]> {
-  const out: ConsumedRecord[] = []
-  const end = (await log.endOffsets(topic))[0]!
-  const sub = await log.subscribe({ group: `reader-${Math.random()}`, topics: [topic], onBatch: async rs => { out.push(...rs) } })
-  await eventually(() => out.length >= end || undefined, 5000, `${topic} read`)
-  await sub.close()
-  return out
 }
 
 /** A decision-like record: its trace id in the value, optionally traced. */
@@ -111,7 +103,7 @@ describe('processor middleware', () => {
     // A record the processor gives no key for is never passed over.
     expect(p.applied).toEqual(['t1', 't2', 'none', 'none'])
     expect(again.applied).toEqual(['t3'])
-    expect((await read(r.log, OUT)).map(o => o.value.toString())).toEqual(['t1', 't2', 'none', 'none', 't3'])
+    expect((await readTopic(r.log, OUT)).map(o => o.value.toString())).toEqual(['t1', 't2', 'none', 'none', 't3'])
   })
 
   it('runs traced, decoded, the processor\'s own middleware, de-duplicated, processed, in that order', async () => {
@@ -135,7 +127,7 @@ describe('processor middleware', () => {
     await runToEnd(r, applier())
     const finished = spans.getFinishedSpans()
     expect(finished.map(s => [s.name, s.attributes['fds.trace_id'], s.spanContext().traceId, s.parentSpanContext?.spanId])).toEqual([['applier process', 't1', CALLER_TRACE, CALLER_SPAN]])
-    const [traced, untraced] = await read(r.log, OUT)
+    const [traced, untraced] = await readTopic(r.log, OUT)
     expect(traced!.headers.traceparent).toBe(`00-${CALLER_TRACE}-${finished[0]!.spanContext().spanId}-01`)
     expect(untraced!.headers.traceparent).toBeUndefined()
   })
@@ -147,7 +139,7 @@ describe('processor middleware', () => {
     const finished = spans.getFinishedSpans()
     expect(finished.length).toBeGreaterThan(0)
     for (const s of finished) expect(s.status.code).toBe(SpanStatusCode.ERROR)
-    expect((await read(r.log, DEAD)).map(d => d.key)).toEqual(['bad'])
+    expect((await readTopic(r.log, DEAD)).map(d => d.key)).toEqual(['bad'])
   })
 
   it('times each committed batch into the batch-duration histogram of its group', async () => {

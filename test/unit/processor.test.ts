@@ -11,6 +11,7 @@ import { PipelineHealth } from '../../src/stream/health.js'
 import { ProcessorRunner, type Processor, type ProcessorRuntime } from '../../src/stream/processor.js'
 import { repartitionStage, repeatedCopiesDropped, sourceTopic, tenantOfKey } from '../../src/stream/repartition.js'
 import { eventually, tempDir } from '../support/app.js'
+import { readTopic } from '../support/stream.js'
 import { landsButReportsFailure } from '../support/failing-log.js'
 import type { LogRecord } from '../../src/domain/records/log-record.js'
 
@@ -38,15 +39,6 @@ async function rig (): Promise<Rig> {
   const health = new PipelineHealth()
   opened.push(async () => { await inner.close(); await state.close() })
   return { runtime: { state, log, health, logger: pino({ level: 'silent' }), deadLetterTopic: DEAD, retryMs: 1 }, inner, state, health, failAppends }
-}
-
-async function read (log: EventLog, topic: string): Promise<ConsumedRecord[]> {
-  const out: ConsumedRecord[] = []
-  const end = (await log.endOffsets(topic))[0]!
-  const sub = await log.subscribe({ group: `reader-${Math.random()}`, topics: [topic], onBatch: async rs => { out.push(...rs) } })
-  await eventually(() => out.length >= end || undefined, 5000, `${topic} read`)
-  await sub.close()
-  return out
 }
 
 const record = (value: string): LogRecord => ({ key: value, value: Buffer.from(value) })
@@ -82,11 +74,11 @@ describe('the processor runner', () => {
     const runner = new ProcessorRunner(r.runtime, p)
     await runner.start()
     await runner.catchUp(5000)
-    await eventually(async () => (await read(r.inner, OUT)).length >= 6 || undefined, 5000, 'outputs appended twice')
+    await eventually(async () => (await readTopic(r.inner, OUT)).length >= 6 || undefined, 5000, 'outputs appended twice')
     await runner.stop()
     expect(p.calls).toEqual(['a', 'b', 'c'])
     expect(await count(r.state)).toBe(3)
-    expect(text(await read(r.inner, OUT))).toEqual(['out-a', 'out-b', 'out-c', 'out-a', 'out-b', 'out-c'])
+    expect(text(await readTopic(r.inner, OUT))).toEqual(['out-a', 'out-b', 'out-c', 'out-a', 'out-b', 'out-c'])
     expect(r.health.report().status).toBe('ok')
   })
 
@@ -107,8 +99,8 @@ describe('the processor runner', () => {
       ['processor', 'counter', 'record dead-lettered']
     ])
     expect(await count(r.state)).toBe(2)
-    expect(text(await read(r.inner, OUT))).toEqual(['out-a', 'out-b'])
-    const [letter, ...more] = await read(r.inner, DEAD)
+    expect(text(await readTopic(r.inner, OUT))).toEqual(['out-a', 'out-b'])
+    const [letter, ...more] = await readTopic(r.inner, DEAD)
     expect(more).toHaveLength(0)
     expect(letter!.value.toString()).toBe('poison-1')
     expect(letter!.headers).toMatchObject({ source_topic: IN, source_partition: '0', source_offset: '1', consumer_group: 'counter', reason: 'cannot process poison-1' })
@@ -146,7 +138,7 @@ describe('the processor runner', () => {
     await runner.start()
     await runner.catchUp(5000)
     await runner.stop()
-    expect((await read(r.inner, DEAD))[0]!.headers.reason).toMatch(/keeps no state/)
+    expect((await readTopic(r.inner, DEAD))[0]!.headers.reason).toMatch(/keeps no state/)
   })
 
   it('runs a punctuation between batches; outputs of one whose append failed go out with the next', async () => {
@@ -169,7 +161,7 @@ describe('the processor runner', () => {
     await eventually(async () => (await r.inner.endOffsets(OUT))[0]! >= 3 || undefined, 5000, 'ticks')
     await runner.stop()
     // tick-1 landed but was reported failed: appended again by the next punctuation, before tick-2.
-    expect(text(await read(r.inner, OUT))).toEqual(['tick-1', 'tick-1', 'tick-2'])
+    expect(text(await readTopic(r.inner, OUT))).toEqual(['tick-1', 'tick-1', 'tick-2'])
     expect((await r.state.get(stateKey('T', 'tick')))?.toString()).toBe('2')
   })
 })
@@ -203,7 +195,7 @@ describe('a repartition stage', () => {
     await stage.stop()
     await consumer.stop()
 
-    const copies = await read(r.inner, BY_TENANT)
+    const copies = await readTopic(r.inner, BY_TENANT)
     expect(copies.length).toBe(inputs.length * 2)
     for (const tenant of ['t1', 't2', 't3']) {
       expect(new Set(copies.filter(c => c.key.startsWith(`${tenant}:`)).map(c => c.partition)).size).toBe(1)
