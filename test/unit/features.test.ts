@@ -28,12 +28,18 @@ describe('Stage 2 features (pure)', () => {
     expect(accountAgeDays({ account_age_days: 'old' }, NOW)).toBeUndefined()
   })
 
-  it("transaction patterns: amount against the user's 30-day mean and deviation", () => {
-    // 10 earlier payments of 20 and 40 -> mean 30, std 10
-    const velocity = { user_count_30d: 10, user_sum_30d: 300, user_sumsq_30d: 5 * 400 + 5 * 1600 }
+  it("transaction patterns: amount against the 30-day mean and deviation of the user's events of the same kind", () => {
+    // 10 earlier payments of 20 and 40 -> mean 30, std 10; 40 logins (no amount) besides them count for nothing
+    const velocity = { user_count_30d: 50, user_sum_30d: 300, user_sumsq_30d: 5 * 400 + 5 * 1600, user_event_count_30d: 10, user_event_sum_30d: 300, user_event_sumsq_30d: 5 * 400 + 5 * 1600 }
+    // the deviation is floored at half the mean (15): a short history's spread is no measure of ordinary variation
     const f = extractFeatures({ event: 'payment', user_id: 'u', amount: 90 }, inputs({ velocity }))
-    expect(f).toMatchObject({ user_amount_mean_30d: 30, user_amount_std_30d: 10, amount_z: 6, amount_ratio: 3 })
+    expect(f).toMatchObject({ user_amount_mean_30d: 30, user_amount_std_30d: 10, amount_z: 4, amount_ratio: 3 })
     expect(extractFeatures({ event: 'payment', user_id: 'u', amount: 90 }, inputs())).toMatchObject({ amount_z: 0, amount_ratio: 1 })
+    // a customer whose history is logins only: the first payment has no profile to stand out from
+    const loginsOnly = { user_count_30d: 5, user_event_count_30d: 0 }
+    expect(extractFeatures({ event: 'payment', user_id: 'u', amount: 490 }, inputs({ velocity: loginsOnly }))).toMatchObject({ amount_z: 0, amount_ratio: 1 })
+    // an event without an amount stands out from nothing
+    expect(extractFeatures({ event: 'login', user_id: 'u' }, inputs({ velocity }))).toMatchObject({ amount_z: 0, amount_ratio: 1 })
   })
 
   it('merchant risk: frauds among the merchant transactions older than 7 days', () => {

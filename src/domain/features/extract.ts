@@ -1,8 +1,15 @@
 import type { Features, ScoreRequest } from '../decision/types.js'
+import { amountInEuros } from './currency.js'
 import { countryMismatch, geoFacts, IMPOSSIBLE_KMH, travelSpeedKmh, type GeoPoint } from './geo.js'
 import { accountAgeDays, emailDomain, isDisposableDomain, isFreeMailDomain } from './identity.js'
 
 const DAY_MS = 86_400_000
+/**
+ * The least spread an amount is measured against, as a share of the customer's mean: consumer amounts vary by
+ * about half their mean (and more), so two payments of 47 and 52 say nothing of a third of 110. Without the
+ * floor, a short history's sample deviation made ordinary variation ten deviations away.
+ */
+const AMOUNT_SPREAD_FLOOR = 0.5
 /** A SIM swap counts as recent for 3 days; its confidence fades out over 14. */
 const SIM_SWAP_RECENT_MS = 3 * DAY_MS
 const SIM_SWAP_FADE_MS = 14 * DAY_MS
@@ -40,10 +47,13 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
   const domain = emailDomain(request.email)
   const age = accountAgeDays(request.custom, nowMs)
 
-  // transaction patterns: amount against the user's last 30 days (before this event)
-  const n = v(velocity, 'user_count_30d')
-  const mean = n > 0 ? v(velocity, 'user_sum_30d') / n : 0
-  const std = n > 1 ? Math.sqrt(Math.max(0, v(velocity, 'user_sumsq_30d') / n - mean * mean)) : 0
+  // transaction patterns: the amount against the user's events of the same kind in the last 30 days (before this
+  // one): a payment against the user's payments, never against its logins, which carry no amount. An event without
+  // an amount has no amount anomaly.
+  const hasAmount = amount > 0
+  const n = hasAmount ? v(velocity, 'user_event_count_30d') : 0
+  const mean = n > 0 ? v(velocity, 'user_event_sum_30d') / n : 0
+  const std = n > 1 ? Math.sqrt(Math.max(0, v(velocity, 'user_event_sumsq_30d') / n - mean * mean)) : 0
 
   // merchant risk: share of its transactions labelled fraudulent, outside the last 7 days (labels arrive late)
   const matured = v(velocity, 'merchant_count_30d') - v(velocity, 'merchant_count_7d')
@@ -63,6 +73,7 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
   // One literal (one object shape), added to the velocity features after them.
   const extracted = {
     amount,
+    amount_eur: amountInEuros(amount, request.currency),
     hour_of_day: at.getUTCHours(),
     weekend: at.getUTCDay() === 0 || at.getUTCDay() === 6 ? 1 : 0,
     user_present: request.user_id === undefined ? 0 : 1,
@@ -77,7 +88,7 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
     ip_reputation_v3: inputs.ipReputation ?? 0,
     user_amount_mean_30d: mean,
     user_amount_std_30d: std,
-    amount_z: n > 1 ? Math.max(-10, Math.min(10, (amount - mean) / Math.max(std, 0.1 * mean, 1))) : 0,
+    amount_z: n > 1 ? Math.max(-10, Math.min(10, (amount - mean) / Math.max(std, AMOUNT_SPREAD_FLOOR * mean, 1))) : 0,
     amount_ratio: n > 0 && mean > 0 ? Math.min(100, amount / mean) : 1,
     merchant_risk_30d: matured > 0 ? Math.max(0, maturedFrauds) / matured : 0,
     merchant_frauds_7d: v(velocity, 'label.merchant_count_7d'),

@@ -13,6 +13,10 @@ export const MODEL_NEEDS: readonly VelocityNeed[] = [
   ...counts('user', '1h', '24h', '7d', '30d'),
   ...sums('user', '24h', '7d', '30d'),
   { dimension: 'user', aggregate: 'sumsq', window: '30d' },
+  // the amount profile: the user's events of the request's kind (a payment against the user's payments)
+  ...counts('user_event', '30d'),
+  ...sums('user_event', '30d'),
+  { dimension: 'user_event', aggregate: 'sumsq', window: '30d' },
   { dimension: 'user', aggregate: 'distinct', of: 'device', window: '30d' },
   { dimension: 'user', aggregate: 'distinct', of: 'country', window: '30d' },
   ...counts('device', '1h', '24h', '30d'),

@@ -2,7 +2,8 @@ import type { ScoreRequest } from '../decision/types.js'
 
 /**
  * What velocity can be asked for: aggregates over event-time windows per dimension.
- * Dimensions: user, device, ip, email, card (custom.card_fingerprint) and `custom.<key>` for any custom key.
+ * Dimensions: user, device, ip, email, card (custom.card_fingerprint), `user_event` (the user's events of the
+ * request's kind: its payments for a payment, its logins for a login) and `custom.<key>` for any custom key.
  * Windows: 1m..1h at minute resolution, 2h..24h at hour resolution, 7d, 10d, 14d and 30d at day resolution (UTC
  * calendar days: the current day and the 6, 9, 13 or 29 before it).
  */
@@ -26,8 +27,12 @@ export type Window = keyof typeof WINDOWS
 
 /** Counted for every request that names them. */
 export const BUILT_IN_DIMENSIONS = ['user', 'device', 'ip', 'email', 'card'] as const
-/** Counted when a rule or the model reads them: merchant = custom.merchant_id or custom.terminal_id; country = geo.country. */
-const DERIVED_DIMENSIONS = ['merchant', 'country'] as const
+/**
+ * Counted when a rule or the model reads them: merchant = custom.merchant_id or custom.terminal_id; country =
+ * geo.country; user_event = the user and the event kind together, so that a payment's amount is compared with the
+ * user's payments, not with its logins (which carry no amount).
+ */
+const DERIVED_DIMENSIONS = ['merchant', 'country', 'user_event'] as const
 const CUSTOM_DIMENSION = /^custom\.[A-Za-z0-9_]{1,64}$/
 /**
  * `label.<dimension>`: the dimension's transactions later labelled fraud or chargeback, counted at the
@@ -64,6 +69,8 @@ export function dimensionValue (request: ScoreRequest, dimension: string): strin
     case 'card': return customValue(request, 'card_fingerprint')
     case 'merchant': return customValue(request, 'merchant_id') ?? customValue(request, 'terminal_id')
     case 'country': { const c = request.geo?.country; return typeof c === 'string' && c !== '' ? c.toUpperCase() : undefined }
+    // an event kind has no '/' (score-schema.ts): `<event>/<user>` names one pair only
+    case 'user_event': return request.user_id === undefined ? undefined : `${request.event}/${request.user_id}`
     default:
       if (dimension.startsWith(LABEL_PREFIX)) return dimensionValue(request, dimension.slice(LABEL_PREFIX.length))
       return dimension.startsWith('custom.') ? customValue(request, dimension.slice(7)) : undefined

@@ -32,7 +32,25 @@ const V1: InputSchema = {
   ]
 }
 
-export const INPUT_SCHEMAS: readonly InputSchema[] = [V1]
+/**
+ * Version 2: the prior's inputs for a new tenant's ordinary traffic (issue 35, docs/adaptive-scoring.md#the-prior):
+ * velocity beyond a session, an address's sharing saturating, a device new to a known user, a device's users
+ * beyond a household, the amount's size in euros.
+ */
+const V2: InputSchema = {
+  version: 2,
+  linear: [
+    'user_1h', 'user_24h', 'user_7d', 'user_30d', 'device_1h', 'email_1h', 'merchant_24h', 'ip_1h', 'ip_24h', 'ip_users_24h',
+    'user_burst_1h', 'device_burst_1h', 'ip_shared_24h', 'ip_reputation_v3', 'new_device', 'known_device', 'user_devices_30d',
+    'device_users_30d', 'device_new_to_user', 'device_users_beyond_household', 'email_disposable', 'email_free', 'email_users_30d',
+    'new_account', 'first_transaction', 'amount_log', 'amount_linear', 'amount_size', 'amount_100', 'amount_250', 'amount_1000',
+    'amount_10000', 'amount_z', 'amount_ratio', 'merchant_risk_30d', 'merchant_frauds_7d', 'geo_mismatch', 'consistent_geo',
+    'impossible_travel', 'sim_swap', 'sim_swap_confidence'
+  ],
+  trees: V1.trees
+}
+
+export const INPUT_SCHEMAS: readonly InputSchema[] = [V1, V2]
 
 /** The version of a store's row or learner state that carries none: made before versions were stored. */
 export const UNVERSIONED = 1

@@ -32,7 +32,15 @@ export interface ModelInput { name: string, signal: string, value(f: Features): 
 const v = (f: Features, name: string) => f[name] ?? 0
 const log1p = (f: Features, name: string) => Math.log1p(Math.max(0, v(f, name)))
 const beyondOne = (f: Features, name: string) => Math.log1p(Math.max(0, v(f, name) - 1))
-const at = (f: Features, threshold: number) => v(f, 'amount') >= threshold ? 1 : 0
+/** The amount in euros, roughly (currency.ts); the amount as sent in decisions recorded before amount_eur. */
+const euros = (f: Features) => f.amount_eur ?? v(f, 'amount')
+const at = (f: Features, threshold: number) => euros(f) >= threshold ? 1 : 0
+/** Events of one user or device in an hour that make an ordinary session: a login, a retry, a payment or two. */
+const SESSION_EVENTS = 3
+/** Users of one device that make a household: a couple sharing a tablet, a customer's phone lent to a partner. */
+const HOUSEHOLD_USERS = 2
+/** Users of one IP address past which sharing says nothing more: a family, an office, a carrier's NAT alike. */
+const SHARED_IP_USERS = 10
 /** Sum over count of a window, 0 without history. */
 const mean = (f: Features, sum: string, count: string) => v(f, count) > 0 ? v(f, sum) / v(f, count) : 0
 /** The amount over the customer's mean amount of a window, 1 without history. */
@@ -84,6 +92,10 @@ export const MODEL_INPUTS: readonly InputDefinition[] = [
   { name: 'ip_1h', use: 'linear', signal: 'ip_velocity', value: f => log1p(f, 'ip_count_1h'), bound: LOG_COUNT },
   { name: 'ip_24h', use: 'linear', signal: 'ip_velocity', value: f => log1p(f, 'ip_count_24h') / 2, bound: LOG_COUNT / 2 },
   { name: 'ip_users_24h', use: 'linear', signal: 'ip_fan_out', value: f => beyondOne(f, 'ip_distinct_user_24h'), bound: LOG_COUNT },
+  // velocity beyond an ordinary session, and an address's sharing, saturating (the prior's; see model.ts)
+  { name: 'user_burst_1h', use: 'linear', signal: 'velocity', value: f => Math.log1p(Math.max(0, v(f, 'user_count_1h') - SESSION_EVENTS)), bound: LOG_COUNT },
+  { name: 'device_burst_1h', use: 'linear', signal: 'velocity', value: f => Math.log1p(Math.max(0, v(f, 'device_count_1h') - SESSION_EVENTS)), bound: LOG_COUNT },
+  { name: 'ip_shared_24h', use: 'linear', signal: 'ip_fan_out', value: f => Math.min(1, beyondOne(f, 'ip_distinct_user_24h') / Math.log(SHARED_IP_USERS)), bound: 1 },
   // the amount and the customer's spending profile
   { name: 'amount', use: 'trees', signal: 'high_amount', value: f => v(f, 'amount') },
   { name: 'user_count_1h', use: 'trees', signal: 'velocity', value: f => v(f, 'user_count_1h') },
@@ -128,6 +140,9 @@ export const MODEL_INPUTS: readonly InputDefinition[] = [
   { name: 'known_device', use: 'linear', signal: 'known_device', value: f => v(f, 'device_known'), bound: 1 },
   { name: 'user_devices_30d', use: 'linear', signal: 'many_devices', value: f => beyondOne(f, 'user_distinct_device_30d'), bound: LOG_COUNT },
   { name: 'device_users_30d', use: 'linear', signal: 'device_sharing', value: f => beyondOne(f, 'device_distinct_user_30d'), bound: LOG_COUNT },
+  // a device new to a user the service knows (seen in 30 days): a user's first event has no devices to differ from
+  { name: 'device_new_to_user', use: 'linear', signal: 'new_device', value: f => v(f, 'device_present') * (1 - v(f, 'device_known')) * (v(f, 'user_count_30d') > 0 ? 1 : 0), bound: 1 },
+  { name: 'device_users_beyond_household', use: 'linear', signal: 'device_sharing', value: f => Math.log1p(Math.max(0, v(f, 'device_distinct_user_30d') - HOUSEHOLD_USERS)), bound: LOG_COUNT },
   { name: 'device_age_days', use: 'trees', signal: 'new_device', value: f => v(f, 'device_known') === 1 ? v(f, 'device_age_days') : -1 },
   { name: 'user_distinct_device_30d', use: 'trees', signal: 'many_devices', value: f => v(f, 'user_distinct_device_30d') },
   { name: 'device_distinct_user_30d', use: 'trees', signal: 'device_sharing', value: f => v(f, 'device_distinct_user_30d') },
@@ -139,7 +154,10 @@ export const MODEL_INPUTS: readonly InputDefinition[] = [
   { name: 'first_transaction', use: 'linear', signal: 'new_user', value: f => v(f, 'user_present') * (v(f, 'user_count_30d') === 0 ? 1 : 0), bound: 1 },
   // transaction patterns, scaled (amounts are at most 1e12, amount_z within +-10 and amount_ratio within 0..100: never clipped)
   { name: 'amount_log', use: 'linear', signal: 'high_amount', value: f => (log1p(f, 'amount') - 4) / 2, bound: 12 },
-  { name: 'amount_linear', use: 'linear', signal: 'high_amount', value: f => Math.min(v(f, 'amount'), 5000) / 100, bound: 50 },
+  { name: 'amount_linear', use: 'linear', signal: 'high_amount', value: f => Math.min(euros(f), 5000) / 100, bound: 50 },
+  // the amount's size in euros above about 150 (e^5, a few times a typical consumer payment): an event without an
+  // amount (a login) has none, and a small amount is no evidence of honesty (card testers pay one euro)
+  { name: 'amount_size', use: 'linear', signal: 'high_amount', value: f => Math.max(0, (Math.log1p(euros(f)) - 5) / 2), bound: 12 },
   { name: 'amount_100', use: 'linear', signal: 'high_amount', value: f => at(f, 100), bound: 1 },
   { name: 'amount_250', use: 'linear', signal: 'high_amount', value: f => at(f, 250), bound: 1 },
   { name: 'amount_1000', use: 'linear', signal: 'high_amount', value: f => at(f, 1000), bound: 1 },

@@ -26,21 +26,37 @@ export interface TreeModel {
 export type ScoringModel = LinearModel | TreeModel
 
 /**
- * The global prior: hand-set weights expressing common fraud knowledge (velocity, new devices, throwaway
- * identities, bad IPs, geo contradictions, SIM swaps and large or unusual amounts raise risk; known devices
- * and a consistent country lower it). A plain purchase by a known user on a known device scores about 0.01.
+ * The global prior: what a new tenant scores with before its own labels teach it (docs/adaptive-scoring.md#the-prior
+ * gives the reasons of each weight). Hand-set, in log-odds: the bias puts an event with no evidence either way
+ * at about the fraud rate of a consumer business (1 %), and each weight is the evidence its input is for fraud:
+ * bursts beyond an ordinary session, a device new to a customer the service knows, a device logging into more
+ * accounts than a household, throwaway or shared identities, bad IPs, geo contradictions, SIM swaps, amounts
+ * large in euros or unusual for the customer's own events of that kind, merchants with reported fraud. Known
+ * devices, a consistent country and a customer's history lower it. What ordinary life is full of weighs
+ * nothing or little: a login followed by a payment, a customer's second phone, a shared tablet, an address shared
+ * by a family or a carrier, a free mailbox, a login's missing amount.
  */
 export const PRIOR: LinearModel = {
-  version: 'prior-2026-11-23',
-  bias: -4.2,
+  version: 'prior-2026-11-26',
+  bias: -4.6,
   weights: {
-    user_1h: 1, user_24h: 0.15, user_7d: 0, user_30d: -0.2, device_1h: 0.4, email_1h: 0.3, merchant_24h: 0,
-    ip_1h: 0.4, ip_24h: 0.1, ip_users_24h: 0.6, ip_reputation_v3: 3,
-    new_device: 0.9, known_device: -0.8, user_devices_30d: 0.4, device_users_30d: 0.8,
-    email_disposable: 1.5, email_free: 0.1, email_users_30d: 0.8, new_account: 1, first_transaction: 0.3,
-    amount_log: 0.5, amount_linear: 0, amount_100: 0.1, amount_250: 0.3, amount_1000: 0.4, amount_10000: 0.6, amount_z: 0.6, amount_ratio: 0.3,
+    // velocity: bursts beyond a session, not the session itself
+    user_1h: 0, user_24h: 0.1, user_7d: 0, user_30d: -0.2, device_1h: 0, email_1h: 0, merchant_24h: 0,
+    user_burst_1h: 1.2, device_burst_1h: 0.6,
+    // network: an address's traffic and sharing, weak and saturating; its reputation when the tenant has a list
+    ip_1h: 0.1, ip_24h: 0, ip_users_24h: 0, ip_shared_24h: 0.5, ip_reputation_v3: 3,
+    // devices: new to a customer with history; shared beyond a household
+    new_device: 0, device_new_to_user: 1, known_device: -0.5, user_devices_30d: 0.2,
+    device_users_30d: 0.3, device_users_beyond_household: 1.2,
+    // identity
+    email_disposable: 1.5, email_free: 0, email_users_30d: 0.8, new_account: 1, first_transaction: 0.2,
+    // amount: its size in euros, and against the customer's own events of the same kind
+    amount_log: 0, amount_linear: 0, amount_size: 0.5, amount_100: 0.1, amount_250: 0.3, amount_1000: 0.4, amount_10000: 0.6,
+    amount_z: 0.6, amount_ratio: 0.3,
+    // merchants with reported fraud (labels)
     merchant_risk_30d: 1, merchant_frauds_7d: 0.6,
-    geo_mismatch: 1.2, consistent_geo: -0.6, impossible_travel: 2,
+    // geo and SIM swap
+    geo_mismatch: 1.2, consistent_geo: -0.6, impossible_travel: 1.5,
     sim_swap: 1.5, sim_swap_confidence: 2
   }
 }
