@@ -155,7 +155,8 @@ describe('velocity write-back', () => {
       const parts = key.toString().split('\u0000')
       if (parts.at(-1) === 'c') dims.push(parts[3]!)
     }
-    expect(dims.sort()).toEqual(['ip', 'merchant', 'user'])
+    // user_event: the user's events of the request's kind, counted for the model's amount profile
+    expect(dims.sort()).toEqual(['ip', 'merchant', 'user', 'user_event'])
     await state.close()
   })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INPUT_SET, inputValues, LINEAR_INPUTS, TREE_INPUTS, treeValues, UnknownModelInputError } from '../../src/domain/model/inputs.js'
+import { INPUT_SCHEMAS } from '../../src/domain/model/input-schemas.js'
+import { INPUT_SET, inputSet, inputValues, LINEAR_INPUTS, MODEL_INPUTS, TREE_INPUTS, treeValues, UnknownModelInputError, valuesOf } from '../../src/domain/model/inputs.js'
 import { newLearner } from '../../src/domain/model/learner.js'
 import { PRIOR } from '../../src/domain/model/model.js'
 import { openStateDb, type StateDb } from '../../src/stores/state-db.js'
@@ -11,6 +12,9 @@ import { tempDir } from '../../test/support/app.js'
 
 const scope = { tenant: 'ten_ms', mode: 'test' as const }
 const features = { amount: 420, user_present: 1, device_present: 1, user_count_1h: 3, email_disposable: 1, hour_of_day: 3 }
+/** The inputs of schema version 1: what the code computed when stores held bare arrays. */
+const V1 = INPUT_SCHEMAS[0]!
+const V1_SET = inputSet(MODEL_INPUTS.filter(d => V1.linear.includes(d.name) || V1.trees.includes(d.name)), [V1])
 let state: StateDb
 
 beforeAll(async () => { state = await openStateDb(tempDir('fds-model-stores-')) })
@@ -20,10 +24,10 @@ const put = (key: Buffer, value: unknown) => state.committer.commit([{ type: 'pu
 
 describe('feedback stores: models and rows by input name', () => {
   it('reads what was stored before names and versions (arrays by position) as schema version 1, and stores names and versions from now on', async () => {
-    const { inputs: _names, ...unnamed } = newLearner(PRIOR)
+    const { inputs: _names, ...unnamed } = newLearner(PRIOR, 0, V1_SET.linear)
     await put(LEARNERS.key(scope.tenant, scope.mode), unnamed)
-    const x = Array.from(inputValues(features))
-    const z = Array.from(treeValues(features))
+    const x = Array.from(valuesOf(V1_SET.linear, features))
+    const z = Array.from(valuesOf(V1_SET.trees, features))
     await put(ROWS.key(scope.tenant, scope.mode, 'trc_old'), { t: 5, x, z, learned: 1 })
     await put(TRAINING_INDEX.key(scope.tenant, scope.mode, '5'.padStart(15, '0'), 'trc_old'), { z, y: 1, w: 1 })
     const forest = { base: -1, trees: [{ feature: [0, -1, -1], threshold: [100, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 1] }] }
@@ -32,13 +36,15 @@ describe('feedback stores: models and rows by input name', () => {
     const writes = new BatchWrites(state)
     const learner = await readLearner(writes, scope)
     expect(learner?.inputs).toEqual(LINEAR_INPUTS.map(i => i.name))
-    expect(learner?.weights).toEqual(unnamed.weights)
-    expect((await readRow(writes, scope, 'trc_old'))).toMatchObject({ x, z, learned: 1 })
+    // by name: the inputs of version 1 keep their weights and values, those added since read 0
+    const at = (name: string) => V1.linear.indexOf(name)
+    expect(learner?.weights).toEqual(LINEAR_INPUTS.map(i => at(i.name) < 0 ? 0 : unnamed.weights[at(i.name)]))
+    expect((await readRow(writes, scope, 'trc_old'))).toMatchObject({ x: LINEAR_INPUTS.map(i => at(i.name) < 0 ? 0 : x[at(i.name)]), z, learned: 1 })
     expect(await trainingRows(state, scope, 0, 10)).toEqual([{ z, y: 1, w: 1, v: INPUT_SET.version }])
     expect(await readForest(state, scope, 'trees-1')).toEqual({ inputs: TREE_INPUTS.map(i => i.name), forest })
 
     writeLearner(writes, scope, learner!)
-    writeRow(writes, scope, 'trc_new', { t: 6, x, z })
+    writeRow(writes, scope, 'trc_new', { t: 6, x: Array.from(inputValues(features)), z: Array.from(treeValues(features)) })
     writeTrainingRow(writes, scope, 6, 'trc_new', { z, y: 0, w: 10 })
     await state.committer.commit(writes.ops())
     const raw = async (key: Buffer) => JSON.parse((await state.get(key))!.toString()) as Record<string, unknown>
