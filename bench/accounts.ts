@@ -12,15 +12,13 @@
  *   npm run bench:accounts                          (the whole file, the four test weeks)
  *   ACCOUNTS_TO=2025-01-20 npm run bench:accounts   (a new tenant's first two weeks)
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { replayAccounts } from '../src/app/replay/accounts.js'
 import { accountsReportLines } from '../src/app/replay/accounts-report.js'
 import { formatFigure as f } from '../src/app/replay/report.js'
 import { ACCOUNTS_TEST_WEEKS, EVENT_GROUPS, type EventGroup } from '../src/domain/detection-protocol-accounts.js'
 import { DAY_MS, isoDay } from '../src/domain/detection-protocol.js'
-import { OPERATOR_TOKEN, start } from './service.js'
+import { OPERATOR_TOKEN, startReplayService } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const file = process.env.ACCOUNTS_FILE ?? path.resolve(root, '../shared/bench/accounts-events.csv.gz')
@@ -38,11 +36,7 @@ const BASELINES: Array<{ name: string, groups: Record<EventGroup, [number, numbe
   { name: 'XGBoost', groups: { 'login+account_update': [0.967, 0.664], payment: [0.981, 0.746], payout: [0.978, 0.806], signup: [0.862, 0.650], all: [0.972, 0.698] }, accountPrecision100: 0.287 }
 ]
 
-const service = await start('src/app/main.ts', {
-  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-accounts-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
-  BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000',
-  RECORDED_TIME: 'event_time'
-})
+const service = await startReplayService('accounts', KEY)
 try {
   const startedAt = Date.now()
   const report = await replayAccounts({

@@ -11,12 +11,10 @@
  *   npm run bench:detection     (DETECTION_FROM=2018-07-01 DETECTION_TO=2018-09-05
  *                                DETECTION_WEEKS=2018-08-08,2018-08-15,2018-08-22,2018-08-29 by default)
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { replay } from '../src/app/replay/replay.js'
 import { formatFigure as f, reportLines } from '../src/app/replay/report.js'
-import { OPERATOR_TOKEN, start } from './service.js'
+import { OPERATOR_TOKEN, startReplayService } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const file = process.env.DETECTION_FILE ?? path.resolve(root, '../shared/bench/handbook-transactions.csv.gz')
@@ -24,11 +22,7 @@ const day = (iso: string) => Date.parse(iso + 'T00:00:00Z')
 const weeks = (process.env.DETECTION_WEEKS ?? '2018-08-08,2018-08-15,2018-08-22,2018-08-29').split(',')
 const KEY = 'sk_test_detectionbenchkey0000000'
 
-const service = await start('src/app/main.ts', {
-  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'fds-detection-')), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
-  BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000',
-  RECORDED_TIME: 'event_time'
-})
+const service = await startReplayService('detection', KEY)
 try {
   const startedAt = Date.now()
   const report = await replay({

@@ -3,6 +3,8 @@
  * BENCH_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` for a CPU profile.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -25,3 +27,16 @@ export function start (script: string, env: Record<string, string>): Promise<{ c
   })
 }
 
+
+/**
+ * A fresh service for a detection replay: its own data directory, one key without rate limits, models published
+ * every 2 s, and each decision recorded at its event time (RECORDED_TIME=event_time) so labels mature in the
+ * replay's time.
+ */
+export function startReplayService (name: string, key: string): Promise<{ child: ChildProcess, url: string }> {
+  return start('src/app/main.ts', {
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), `fds-${name}-`)), HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
+    BOOTSTRAP_API_KEYS: key, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000',
+    RECORDED_TIME: 'event_time'
+  })
+}

@@ -3,7 +3,7 @@ import {
   type AccountEventScored, type AccountsMeanFigures, type AccountsWeekFigures, type WindowFigures
 } from '../../domain/detection-protocol-accounts.js'
 import { DAY_MS, dayNumber } from '../../domain/detection-protocol.js'
-import { readCsvRows, replayEvents, type ReplayDay, type ReplayEvent } from './replay-events.js'
+import { readCsvRows, replayEvents, runOf, type ReplayDay, type ReplayEvent, type ReplayOptionsBase } from './replay-events.js'
 
 /**
  * The account-events benchmark's replay (docs/detection-protocol-accounts.md): each row becomes the score
@@ -81,21 +81,9 @@ export function accountEventRequest (e: AccountEvent): Record<string, unknown> {
   })
 }
 
-export interface AccountsReplayOptions {
-  file: string
-  url: string
-  key: string
-  /** Replay rows with from <= time < to (ms). */
-  fromMs: number
-  toMs: number
-  /** The first days (ms, UTC midnight) of the test weeks graded with the protocol. */
-  testWeeksMs: readonly number[]
+export interface AccountsReplayOptions extends ReplayOptionsBase {
   /** A window graded as a whole (from <= time < to, ms): legitimate events flagged or rejected, AUC and AP per group. */
   window: { fromMs: number, toMs: number }
-  batchSize: number
-  settleDaily?: boolean
-  operatorToken?: string
-  progress: (line: string) => void
 }
 
 export interface AccountsReplayReport {
@@ -122,7 +110,7 @@ export async function replayAccounts (o: AccountsReplayOptions): Promise<Account
       yield { e, timeMs: e.timeMs, request: accountEventRequest(e), fraudKnownMs: e.fraudKnownMs }
     }
   }
-  const run = { url: o.url, key: o.key, batchSize: o.batchSize, settleDaily: o.settleDaily, operatorToken: o.operatorToken, feedbackReason: 'reported fraud', noun: 'events', progress: o.progress }
+  const run = runOf(o, 'reported fraud', 'events')
   const { replayed, feedback, days } = await replayEvents(events(), run, ({ e }, d) => {
     if (graded(e.timeMs)) scored.push({ event: e.event, user: e.user ?? '', timeMs: e.timeMs, score: d.score, label: e.fraud, flagged: d.action === 'flag' || d.action === 'reject' })
   })

@@ -36,6 +36,20 @@ export interface ReplayRun {
   progress: (line: string) => void
 }
 
+/** What every replay is told: where to send, how, and what to replay (a data set's own options extend it). */
+export type ReplayOptionsBase = Pick<ReplayRun, 'url' | 'key' | 'batchSize' | 'settleDaily' | 'operatorToken' | 'progress'> & {
+  file: string
+  /** Replay rows with from <= time < to (ms). */
+  fromMs: number
+  toMs: number
+  /** The first days (ms, UTC midnight) of the test weeks graded with the data set's protocol. */
+  testWeeksMs: readonly number[]
+}
+
+/** The run of a replay with these options. */
+export const runOf = (o: ReplayOptionsBase, feedbackReason: string, noun: string): ReplayRun =>
+  ({ url: o.url, key: o.key, batchSize: o.batchSize, settleDaily: o.settleDaily, operatorToken: o.operatorToken, feedbackReason, noun, progress: o.progress })
+
 /** The wall time of each replayed day of event time (its batches, its feedback and the settle at its end). */
 export interface ReplayDay { day: number, events: number, ms: number }
 export interface ReplayRunReport { replayed: number, feedback: number, days: ReplayDay[] }

@@ -1,28 +1,14 @@
 import type { CardScored } from '../../domain/detection-metrics.js'
 import { BOOK_PERIODS, dayNumber, meanFigures, weekFigures, type ProtocolPeriods, type WeekFigures } from '../../domain/detection-protocol.js'
-import { readCsvRows, replayEvents, type ReplayEvent } from './replay-events.js'
+import { readCsvRows, replayEvents, runOf, type ReplayEvent, type ReplayOptionsBase } from './replay-events.js'
 
 /** One row of the handbook data set (see docs/detection-protocol-cards.md). */
 export interface HistoricalTransaction { id: string, timeMs: number, customer: string, terminal: string, amount: number, fraud: 0 | 1 }
 
-export interface ReplayOptions {
-  file: string
-  url: string
-  key: string
-  /** Replay rows with from <= time < to (ms). */
-  fromMs: number
-  toMs: number
-  /** The first days (ms, UTC midnight) of the test weeks measured with the book's protocol. */
-  testWeeksMs: readonly number[]
+export interface ReplayOptions extends ReplayOptionsBase {
   periods?: ProtocolPeriods
   /** Labels reach the service this long after the transaction (the book: 7 days). */
   feedbackDelayMs: number
-  batchSize: number
-  /** Wait at each new day until the service's pipeline has caught up (replay-events.ts). */
-  settleDaily?: boolean
-  /** The service's operator credential (its METRICS_TOKEN): settling reads the whole /healthz report. */
-  operatorToken?: string
-  progress: (line: string) => void
 }
 
 export interface ReplayReport { replayed: number, feedback: number, weeks: WeekFigures[], mean: { auc: number, ap: number, cardPrecision100: number } }
@@ -59,7 +45,7 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
       yield { t, timeMs: t.timeMs, request: scoreEventOf(t), fraudKnownMs: t.fraud === 1 ? t.timeMs + o.feedbackDelayMs : undefined }
     }
   }
-  const run = { url: o.url, key: o.key, batchSize: o.batchSize, settleDaily: o.settleDaily, operatorToken: o.operatorToken, feedbackReason: 'chargeback', noun: 'transactions', progress: o.progress }
+  const run = runOf(o, 'chargeback', 'transactions')
   const { replayed, feedback } = await replayEvents(transactions(), run, ({ t }, d) => {
     const day = dayNumber(t.timeMs)
     if (isTestDay(day)) measured.push({ day, card: t.customer, score: d.score, label: t.fraud })
