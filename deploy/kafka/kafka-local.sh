@@ -50,7 +50,7 @@ PROPS
 }
 
 java_opts() {
-  echo -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true \
+  echo -Xms256m -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true \
     -Dkafka.logs.dir="$logs" -Dlog4j2.configurationFile="$here/log4j2.yaml"
 }
 java_run() { java $(java_opts) -cp "$libs/*" "$@"; }
