@@ -13,12 +13,14 @@ export const DUE_INDEX = namedStore('feedback.due-index', TAG.learner, 'd')
 
 const dueKey = (s: Scope, dueMs: number, trace: string, phase: DuePhase) => DUE_INDEX.key(s.tenant, s.mode, String(dueMs).padStart(15, '0'), trace, phase)
 
-export function addDueEntry (writes: BatchWrites, scope: Scope, dueMs: number, trace: string, phase: DuePhase): void {
-  writes.put(dueKey(scope, dueMs, trace, phase), Buffer.alloc(0))
-}
-
 /** An entry of the due index; `key` deletes it. */
 export interface DueEntry { key: Buffer, dueMs: number, trace: string, phase: DuePhase }
+
+export function addDueEntry (writes: BatchWrites, scope: Scope, dueMs: number, trace: string, phase: DuePhase): DueEntry {
+  const key = dueKey(scope, dueMs, trace, phase)
+  writes.put(key, Buffer.alloc(0))
+  return { key, dueMs, trace, phase }
+}
 
 /** The scope's entries due at or after `fromMs` and before `toMs`, earliest first, as the store holds them. */
 export async function * dueEntries (state: StateDb, scope: Scope, fromMs: number, toMs: number): AsyncGenerator<DueEntry> {

@@ -5,7 +5,7 @@ import { RolloutGuard } from './rollout-guard.js'
 import { ROLLOUT_RUNS, type GuardedRuns } from './rollout-runs.js'
 import { DUE_FROM, LEARNERS, readDueFrom, readLearner, scanLearners, writeDueFrom, writeLearner } from './learner-store.js'
 import { deletePendingLabel, deleteRow, PENDING_LABELS, readPendingLabel, readRow, ROWS, writePendingLabel, writeRow, type Row } from './row-store.js'
-import { addDueEntry, DUE_INDEX, dueEntries, type DuePhase } from './due-index.js'
+import { addDueEntry, DUE_INDEX, dueEntries, type DueEntry, type DuePhase } from './due-index.js'
 import { FORESTS, TRAINING_INDEX } from './tree-store.js'
 import type { FeedbackSettings } from './settings.js'
 import { learn, newLearner, snapshot, type LearnerState } from '../../src/domain/model/learner.js'
@@ -25,9 +25,10 @@ const ROW_RETENTION_MS = 90 * DAY_MS
 
 /**
  * A scope's learner and the due time its due index is read from, so each read seeks past the entries already
- * handled instead of stepping over their deletions (which a scan from the start of the index would do).
+ * handled instead of stepping over their deletions (which a scan from the start of the index would do); `added`
+ * holds the entries this batch put in the index, which a scan of the store does not see until the batch commits.
  */
-interface OpenLearner { scope: Scope, s: LearnerState, dueFromMs: number, addedMinDueMs: number, runs: GuardedRuns }
+interface OpenLearner { scope: Scope, s: LearnerState, dueFromMs: number, added: DueEntry[], runs: GuardedRuns }
 
 /** The learners a batch opened, by scope id: loaded from the store, written back at the end of the batch. */
 type Learners = Map<string, OpenLearner>
@@ -78,7 +79,7 @@ export const feedbackTrainer: Topology = {
         const active = ctx.models.record(scope)
         const dueFromMs = await readDueFrom(writes, scope)
         const s = stored ?? newLearner(ctx.models.model(scope), active?.trained ?? 0)
-        l = { scope, s, dueFromMs, addedMinDueMs: Infinity, runs: await guard.load(scope, writes) }
+        l = { scope, s, dueFromMs, added: [], runs: await guard.load(scope, writes) }
         local.set(scopeId(scope), l)
       }
       return l
@@ -126,31 +127,47 @@ export const feedbackTrainer: Topology = {
 
     /** An entry of the due index; one due before where the index is read from moves that point back. */
     const addDue = (l: OpenLearner, writes: BatchWrites, dueMs: number, trace: string, phase: DuePhase) => {
-      addDueEntry(writes, l.scope, dueMs, trace, phase)
+      l.added.push(addDueEntry(writes, l.scope, dueMs, trace, phase))
       l.dueFromMs = Math.min(l.dueFromMs, dueMs)
-      l.addedMinDueMs = Math.min(l.addedMinDueMs, dueMs)
     }
 
-    /** Learns matured unlabelled decisions as legitimate and drops expired rows, up to the watermark. */
+    /** A due entry reached: its row matures (learned as legitimate unless labelled) or expires. */
+    const settle = async (l: OpenLearner, writes: BatchWrites, { key, dueMs, trace, phase }: DueEntry) => {
+      const { scope } = l
+      writes.del(key)
+      const row = await readRow(writes, scope, trace)
+      if (row === undefined) return
+      if (phase === 'x') { deleteRow(writes, scope, trace); return }
+      if (row.g !== undefined) {
+        guard.matured(l.runs, row.g, row.learned === 1)
+        row.gm = 1
+      }
+      const unlabelled = row.learned === undefined
+      if (unlabelled) teach(l, writes, trace, row, 0)
+      if (unlabelled || row.g !== undefined) writeRow(writes, scope, trace, row)
+      addDue(l, writes, dueMs + ROW_RETENTION_MS, trace, 'x')
+    }
+
+    /**
+     * Learns matured unlabelled decisions as legitimate and drops expired rows, up to the watermark: the entries
+     * the store holds, then those this batch added (the store does not hold them yet), earliest first.
+     */
     const mature = async (l: OpenLearner, writes: BatchWrites) => {
       const { scope, s } = l
       if (l.dueFromMs > s.watermarkMs) return
-      for await (const { key, dueMs, trace, phase } of dueEntries(ctx.state, scope, l.dueFromMs, s.watermarkMs + 1)) {
-        writes.del(key)
-        const row = await readRow(writes, scope, trace)
-        if (row === undefined) continue
-        if (phase === 'x') { deleteRow(writes, scope, trace); continue }
-        if (row.g !== undefined) {
-          guard.matured(l.runs, row.g, row.learned === 1)
-          row.gm = 1
-        }
-        const unlabelled = row.learned === undefined
-        if (unlabelled) teach(l, writes, trace, row, 0)
-        if (unlabelled || row.g !== undefined) writeRow(writes, scope, trace, row)
-        addDue(l, writes, dueMs + ROW_RETENTION_MS, trace, 'x')
+      for await (const entry of dueEntries(ctx.state, scope, l.dueFromMs, s.watermarkMs + 1)) await settle(l, writes, entry)
+      // settling an entry adds its expiry to `added`, which may be due as well
+      for (let due = dueNow(l, s.watermarkMs); due.length > 0; due = dueNow(l, s.watermarkMs)) {
+        for (const entry of due) await settle(l, writes, entry)
       }
-      // Entries this batch added are not in the store the scan read: the next read starts at the earliest of them.
-      l.dueFromMs = Math.min(s.watermarkMs + 1, l.addedMinDueMs)
+      l.dueFromMs = l.added.reduce((min, e) => Math.min(min, e.dueMs), s.watermarkMs + 1)
+    }
+
+    /** Takes this batch's added entries due by the watermark out of `added`, earliest first. */
+    const dueNow = (l: OpenLearner, watermarkMs: number): DueEntry[] => {
+      const due = l.added.filter(e => e.dueMs <= watermarkMs).sort((a, b) => a.dueMs - b.dueMs)
+      if (due.length > 0) l.added = l.added.filter(e => e.dueMs > watermarkMs)
+      return due
     }
 
     /**
