@@ -39,3 +39,20 @@ export async function eventually<T> (probe: () => Promise<T | undefined> | T | u
 export async function healthOf (app: App): Promise<Record<string, any>> {
   return (await app.server.inject({ method: 'GET', url: '/healthz', headers: operatorAuth() })).json()
 }
+
+/**
+ * Until everything sent is published and consumed by every group and nothing is in progress (three looks in a
+ * row, 100 ms apart), then two publish intervals more: what a processor emits is appended with its offsets, so
+ * once no group lags nothing more is on its way.
+ */
+export async function settled (app: App, timeoutMs = 60_000): Promise<void> {
+  let quiet = 0
+  await eventually(async () => {
+    const lag = await app.log.lag?.() ?? {}
+    const idle = app.relay.pending === 0 && Object.values(lag).every(n => n === 0) && Object.keys(app.health.report().in_progress).length === 0
+    quiet = idle ? quiet + 1 : 0
+    if (quiet < 3) await new Promise(resolve => setTimeout(resolve, 100))
+    return quiet >= 3
+  }, timeoutMs, 'the pipeline to settle')
+  await new Promise(resolve => setTimeout(resolve, 500))
+}

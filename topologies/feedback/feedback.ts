@@ -35,10 +35,13 @@ type Learners = Map<string, OpenLearner>
 
 /**
  * The `feedback` topology: online learning per tenant and mode. It reads the decisions stream (each decision's
- * recorded features) and the feedback topic (case labels: fraud and chargeback 1, safe 0). A labelled decision
- * is learned at once; a decision still without a fraud label `LABEL_MATURITY_DAYS` after the service recorded
- * it (by the watermark of the tenant's recorded times, never the client's event_time) is learned as
- * legitimate; a chargeback after that is learned as fraud. A late decision, recorded more than
+ * recorded features) and the feedback topic (case labels: fraud and chargeback 1, safe 0). Every decision is
+ * learned when it matures, `LABEL_MATURITY_DAYS` after the service recorded it (by the watermark of the
+ * tenant's recorded times, never the client's event_time): with the label that came before then (held on its
+ * row), or as legitimate; a chargeback after that is learned as fraud at once. Frauds and the legitimate
+ * decisions of their time are so learned together: learning each label as it came would teach a new tenant's
+ * model ten days of frauds before the first legitimate decision, which then flags a third of ordinary traffic
+ * (docs/detection.md, "A new tenant's first two weeks"). A late decision, recorded more than
  * `LATE_EVENT_HOURS` after its event time (a backdated or backfilled event), is not learned from at all: not
  * matured, not labelled, not in the trees' index nor the rollout guard's figures.
  * Every MODEL_PUBLISH_INTERVAL_MS (a punctuation), a tenant whose model changed gets a new version on the
@@ -104,7 +107,7 @@ export const feedbackTrainer: Topology = {
       if (hits.length > 0) row.g = hits
       const pending = await readPendingLabel(writes, scope, d.trace_id)
       if (pending !== undefined) {
-        teach(l, writes, d.trace_id, row, pending.label)
+        row.h = pending.label
         deletePendingLabel(writes, scope, d.trace_id)
       }
       writeRow(writes, scope, d.trace_id, row)
@@ -118,6 +121,8 @@ export const feedbackTrainer: Topology = {
       const row = await readRow(writes, scope, label.trace_id)
       if (row === undefined) { writePendingLabel(writes, scope, label); return }
       if (row.learned === label.label || row.late === 1) return
+      // before it matures, the label waits on the row (the latest one wins)
+      if (row.learned === undefined) { row.h = label.label; writeRow(writes, scope, label.trace_id, row); return }
       const l = await learnerOf(scope, batch)
       // a label after the guard counted the row as matured corrects its figures
       if (row.g !== undefined && row.gm === 1) guard.relabelled(l.runs, row.g, label.label === 1)
@@ -131,20 +136,23 @@ export const feedbackTrainer: Topology = {
       l.dueFromMs = Math.min(l.dueFromMs, dueMs)
     }
 
-    /** A due entry reached: its row matures (learned as legitimate unless labelled) or expires. */
+    /** A due entry reached: its row matures (learned with the label it holds, or as legitimate) or expires. */
     const settle = async (l: OpenLearner, writes: BatchWrites, { key, dueMs, trace, phase }: DueEntry) => {
       const { scope } = l
       writes.del(key)
       const row = await readRow(writes, scope, trace)
       if (row === undefined) return
       if (phase === 'x') { deleteRow(writes, scope, trace); return }
+      const unlearned = row.learned === undefined // rows kept before labels were held were learned at once
+      if (unlearned) {
+        teach(l, writes, trace, row, row.h ?? 0)
+        delete row.h
+      }
       if (row.g !== undefined) {
         guard.matured(l.runs, row.g, row.learned === 1)
         row.gm = 1
       }
-      const unlabelled = row.learned === undefined
-      if (unlabelled) teach(l, writes, trace, row, 0)
-      if (unlabelled || row.g !== undefined) writeRow(writes, scope, trace, row)
+      if (unlearned || row.g !== undefined) writeRow(writes, scope, trace, row)
       addDue(l, writes, dueMs + ROW_RETENTION_MS, trace, 'x')
     }
 
