@@ -131,6 +131,7 @@ export class ScoringService {
         velocity: velocity.features(),
         deviceFirstSeenMs: at(seen) === undefined ? undefined : Number(at(seen)!.toString()),
         countrySeenBefore: velocity.lastLinked('user', 'country') !== undefined,
+        lastSeenWithUser: { ip: velocity.lastLinked('user', 'ip'), card: velocity.lastLinked('user', 'card'), merchant: velocity.lastLinked('user', 'merchant') },
         lastLocation: parseLastLocation(at(location)),
         simSwap: parseSimSwap(at(swap)),
         ipReputation: this.views.reputation.lookup(scope, request.ip),

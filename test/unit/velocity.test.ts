@@ -7,7 +7,7 @@ import { MODEL_NEEDS } from '../../src/domain/features/model-needs.js'
 import type { VelocityNeed } from '../../src/domain/features/velocity-spec.js'
 import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan, type WriteOp } from '../../src/stores/rocks.js'
-import { encodeLinks } from '../../src/stores/velocity/links.js'
+import { encodeLinks, linksSize } from '../../src/stores/velocity/links.js'
 import { tempDir } from '../support/app.js'
 
 const scope = { tenant: 'ten_v', mode: 'test' as const }
@@ -155,8 +155,9 @@ describe('velocity write-back', () => {
       const parts = key.toString().split('\u0000')
       if (parts.at(-1) === 'c') dims.push(parts[3]!)
     }
-    // user_event: the user's events of the request's kind, counted for the model's amount profile
-    expect(dims.sort()).toEqual(['ip', 'merchant', 'user', 'user_event'])
+    // user_event: the user's events of the request's kind, counted for the model's amount profile; ip24: the
+    // address's network. The filtered counts (failed., update.) and the alias (inflow) are read, not written.
+    expect(dims.sort()).toEqual(['ip', 'ip24', 'merchant', 'user', 'user_event'])
     await state.close()
   })
 
@@ -210,8 +211,10 @@ describe('velocity records on disk', () => {
     for await (const kv of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) stored.push(kv)
     const user = stored.filter(([k]) => k.toString().includes('\u0000user\u0000u\u0000'))
     expect(user.map(([k]) => k.toString().split('\u0000').at(-1))).toEqual(['c'])
-    // Two minute slots, one hour slot, one day slot: 28 bytes each, plus the format byte and three counts.
-    expect(user[0]![1].byteLength).toBe(1 + 3 * 2 + 4 * 28)
+    // Two minute slots, one hour slot, one day slot: 28 bytes each, plus the format byte and three counts; then
+    // the one link set the model reads (the user's addresses: a u16 count, the set's name and its one address).
+    const ipLinks = 2 + 1 + 'ip'.length + linksSize(new Map([[base.ip!, T0]]))
+    expect(user[0]![1].byteLength).toBe(1 + 3 * 2 + 4 * 28 + ipLinks)
     await state.close()
   })
 

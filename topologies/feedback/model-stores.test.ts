@@ -39,9 +39,12 @@ describe('feedback stores: models and rows by input name', () => {
     // by name: the inputs of version 1 keep their weights and values, those added since read 0
     const at = (name: string) => V1.linear.indexOf(name)
     expect(learner?.weights).toEqual(LINEAR_INPUTS.map(i => at(i.name) < 0 ? 0 : unnamed.weights[at(i.name)]))
-    expect((await readRow(writes, scope, 'trc_old'))).toMatchObject({ x: LINEAR_INPUTS.map(i => at(i.name) < 0 ? 0 : x[at(i.name)]), z, learned: 1 })
-    expect(await trainingRows(state, scope, 0, 10)).toEqual([{ z, y: 1, w: 1, v: INPUT_SET.version }])
-    expect(await readForest(state, scope, 'trees-1')).toEqual({ inputs: TREE_INPUTS.map(i => i.name), forest })
+    const atTree = (name: string) => V1.trees.indexOf(name)
+    const zNow = TREE_INPUTS.map(i => atTree(i.name) < 0 ? 0 : z[atTree(i.name)])
+    expect((await readRow(writes, scope, 'trc_old'))).toMatchObject({ x: LINEAR_INPUTS.map(i => at(i.name) < 0 ? 0 : x[at(i.name)]), z: zNow, learned: 1 })
+    expect(await trainingRows(state, scope, 0, 10)).toEqual([{ z: zNow, y: 1, w: 1, v: INPUT_SET.version }])
+    // a forest stored without names was trained on version 1's list: it keeps splitting on those inputs
+    expect(await readForest(state, scope, 'trees-1')).toEqual({ inputs: V1.trees, forest })
 
     writeLearner(writes, scope, learner!)
     writeRow(writes, scope, 'trc_new', { t: 6, x: Array.from(inputValues(features)), z: Array.from(treeValues(features)) })

@@ -1,7 +1,8 @@
 import type { Features, ScoreRequest } from '../decision/types.js'
 import { amountInEuros } from './currency.js'
 import { countryMismatch, geoFacts, IMPOSSIBLE_KMH, travelSpeedKmh, type GeoPoint } from './geo.js'
-import { accountAgeDays, emailDomain, isDisposableDomain, isFreeMailDomain } from './identity.js'
+import { accountAgeDays, emailDomain, emailShape, isDisposableDomain, isFreeMailDomain } from './identity.js'
+import { failedOutcome } from './velocity-spec.js'
 
 const DAY_MS = 86_400_000
 /**
@@ -25,6 +26,11 @@ export interface FeatureInputs {
   deviceFirstSeenMs: number | undefined
   /** Whether the user was seen in the request's country before (within the distinct-country window). */
   countrySeenBefore: boolean
+  /**
+   * When the user was last seen with the request's IP, card and merchant or beneficiary (ms), if within the
+   * distinct windows: undefined for one new to the account. Absent: not looked up (nothing reads as new).
+   */
+  lastSeenWithUser?: { ip: number | undefined, card: number | undefined, merchant: number | undefined }
   lastLocation: LastLocation | undefined
   simSwap: SimSwap | undefined
   /** ip_reputation_v3 of the request's IP from the tenant's reputation list: 0 (good) .. 1 (bad), if listed. */
@@ -70,6 +76,12 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
   // time of day and weekday of the event, in UTC (requests carry no time zone)
   const at = new Date(nowMs)
 
+  // what the account has not used before, once it has a history to differ from
+  const known = v(velocity, 'user_count_30d') > 0 ? 1 : 0
+  const seen = inputs.lastSeenWithUser
+  const newTo = (value: unknown, lastSeenMs: number | undefined) => seen !== undefined && value !== undefined && lastSeenMs === undefined ? known : 0
+  const shape = emailShape(request.email)
+
   // One literal (one object shape), added to the velocity features after them.
   const extracted = {
     amount,
@@ -97,12 +109,26 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
     travel_kmh: travelKmh,
     impossible_travel: travelKmh > IMPOSSIBLE_KMH ? 1 : 0,
     sim_swap: since >= 0 && since <= SIM_SWAP_RECENT_MS ? 1 : 0,
-    sim_swap_confidence: since >= 0 && since <= SIM_SWAP_FADE_MS ? round4(swap!.confidence * (1 - since / SIM_SWAP_FADE_MS)) : 0
+    sim_swap_confidence: since >= 0 && since <= SIM_SWAP_FADE_MS ? round4(swap!.confidence * (1 - since / SIM_SWAP_FADE_MS)) : 0,
+    event_kind: Object.hasOwn(EVENT_KINDS, request.event) ? EVENT_KINDS[request.event]! : 0,
+    outcome_failed: failedOutcome(request) ? 1 : 0,
+    ip_new_to_user: newTo(request.ip, seen?.ip),
+    card_new_to_user: newTo(request.custom?.card_fingerprint, seen?.card),
+    merchant_new_to_user: newTo(request.custom?.merchant_id ?? request.custom?.terminal_id, seen?.merchant),
+    email_local_length: shape.length,
+    email_local_digits: round4(shape.digits),
+    email_local_entropy: round4(shape.entropy)
   }
   return Object.assign({ ...velocity }, extracted)
 }
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000
+
+/**
+ * The event kinds the service knows, as a number a model can split on (0: any other kind). Never renumber:
+ * recorded decisions keep the number.
+ */
+export const EVENT_KINDS: Readonly<Record<string, number>> = { payment: 1, login: 2, signup: 3, payout: 4, account_update: 5, transaction: 6 }
 
 /** The signals rules can read (signals.<code>): the Stage 2 signal features of the request. */
 export function ruleSignals (f: Features): Record<string, number> {

@@ -19,6 +19,25 @@ export function emailDomain (email: string | undefined): string | undefined {
   return at < 0 ? undefined : email.slice(at + 1).toLowerCase()
 }
 
+/**
+ * The shape of an email's local part, as a made-up address shows it: its length, its share of digits, and its
+ * Shannon entropy in bits per character (a name is repetitive, `x7kq2p9z` is not). Zeros without an email.
+ */
+export function emailShape (email: string | undefined): { length: number, digits: number, entropy: number } {
+  const at = email?.lastIndexOf('@') ?? -1
+  const local = at > 0 ? email!.slice(0, at).toLowerCase() : ''
+  if (local === '') return { length: 0, digits: 0, entropy: 0 }
+  const counts = new Map<string, number>()
+  let digits = 0
+  for (const c of local) {
+    counts.set(c, (counts.get(c) ?? 0) + 1)
+    if (c >= '0' && c <= '9') digits++
+  }
+  let entropy = 0
+  for (const n of counts.values()) entropy -= (n / local.length) * Math.log2(n / local.length)
+  return { length: local.length, digits: digits / local.length, entropy }
+}
+
 export const isDisposableDomain = (domain: string) => DISPOSABLE.has(domain)
 export const isFreeMailDomain = (domain: string) => FREE.has(domain)
 

@@ -31,5 +31,30 @@ export const MODEL_NEEDS: readonly VelocityNeed[] = [
   ...counts('label.card', '30d'),
   ...counts('label.device', '30d'),
   ...counts('label.ip', '30d'),
-  ...counts('label.email', '30d')
+  ...counts('label.email', '30d'),
+  // account security: failed attempts per account, device, address and network (credential stuffing sprays
+  // one network over many accounts), the network's traffic and accounts, the account's addresses, and recent
+  // changes to the account (a takeover changes the email, then cashes out)
+  ...counts('failed.user', '1h', '24h'),
+  ...counts('failed.device', '24h'),
+  ...counts('failed.ip', '1h', '24h'),
+  ...counts('failed.ip24', '1h', '24h'),
+  ...counts('ip24', '1h', '24h'),
+  { dimension: 'ip24', aggregate: 'distinct', of: 'user', window: '24h' },
+  { dimension: 'user', aggregate: 'distinct', of: 'ip', window: '30d' },
+  ...counts('update.user', '24h', '7d'),
+  // payouts: the account's cards and beneficiaries, and what other accounts paid it (a mule's inflow, from many)
+  { dimension: 'user', aggregate: 'distinct', of: 'card', window: '30d' },
+  { dimension: 'user', aggregate: 'distinct', of: 'merchant', window: '30d' },
+  { dimension: 'merchant', aggregate: 'distinct', of: 'user', window: '30d' },
+  ...counts('inflow', '24h', '7d'),
+  ...sums('inflow', '24h', '7d'),
+  { dimension: 'inflow', aggregate: 'distinct', of: 'user', window: '30d' },
+  // onboarding: the email's domain across accounts
+  ...counts('email_domain', '24h'),
+  { dimension: 'email_domain', aggregate: 'distinct', of: 'user', window: '30d' },
+  // frauds already known near the event: the account's own, its network's, its inflow's (labels along the links)
+  ...counts('label.user', '30d'),
+  ...counts('label.ip24', '30d'),
+  ...counts('label.inflow', '30d')
 ]

@@ -1,4 +1,5 @@
 import type { ScoreRequest } from '../decision/types.js'
+import { emailDomain } from './identity.js'
 
 /**
  * What velocity can be asked for: aggregates over event-time windows per dimension.
@@ -28,17 +29,45 @@ export type Window = keyof typeof WINDOWS
 /** Counted for every request that names them. */
 export const BUILT_IN_DIMENSIONS = ['user', 'device', 'ip', 'email', 'card'] as const
 /**
- * Counted when a rule or the model reads them: merchant = custom.merchant_id or custom.terminal_id; country =
- * geo.country; user_event = the user and the event kind together, so that a payment's amount is compared with the
- * user's payments, not with its logins (which carry no amount).
+ * Counted when a rule or the model reads them: merchant = custom.merchant_id or custom.terminal_id (a payout's
+ * beneficiary); country = geo.country; user_event = the user and the event kind together, so that a payment's
+ * amount is compared with the user's payments, not with its logins (which carry no amount); ip24 and ip16 = the
+ * IP's network (an IPv4 /24 or /16; an IPv6 /48 or /32), where a botnet's or a data centre's neighbours meet;
+ * email_domain = the email's domain.
  */
-const DERIVED_DIMENSIONS = ['merchant', 'country', 'user_event'] as const
+const DERIVED_DIMENSIONS = ['merchant', 'country', 'user_event', 'ip24', 'ip16', 'email_domain'] as const
+/**
+ * Read, never counted by the request itself: `inflow` is the request's user as a payee, the `merchant` record
+ * of its user_id (what other users paid it: a mule's inflow seen at its own payout).
+ */
+const ALIASES: Readonly<Record<string, string>> = { inflow: 'merchant' }
 const CUSTOM_DIMENSION = /^custom\.[A-Za-z0-9_]{1,64}$/
 /**
  * `label.<dimension>`: the dimension's transactions later labelled fraud or chargeback, counted at the
  * transaction's event time when the label arrives (never by the request itself).
  */
 export const LABEL_PREFIX = 'label.'
+/**
+ * Filtered counts, read by every request, counted only by some: `failed.<dimension>` by the events whose
+ * `metadata.outcome` is a failure (FAILED_OUTCOMES: a failed login, a declined payment); `update.<dimension>` by
+ * `account_update` events (an email, phone or password change).
+ */
+export const FAILED_PREFIX = 'failed.'
+export const UPDATE_PREFIX = 'update.'
+export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'declined', 'failure', 'denied'])
+const FILTERS = [LABEL_PREFIX, FAILED_PREFIX, UPDATE_PREFIX] as const
+
+/** A dimension without its filter prefix (label., failed., update.). */
+function unfiltered (d: string): string {
+  for (const prefix of FILTERS) if (d.startsWith(prefix)) return d.slice(prefix.length)
+  return d
+}
+
+/** Whether a request's `metadata.outcome` says the attempt failed. */
+export function failedOutcome (request: ScoreRequest): boolean {
+  const outcome = request.metadata?.outcome
+  return typeof outcome === 'string' && FAILED_OUTCOMES.has(outcome.toLowerCase())
+}
 
 /** count, sum of amounts, and sum of squared amounts (for the amount's standard deviation). */
 export type Aggregate = 'count' | 'sum' | 'sumsq'
@@ -48,16 +77,42 @@ export type VelocityNeed =
   | { dimension: string, aggregate: 'distinct', of: string, window: Window }
 
 function isCountedDimension (d: string): boolean {
-  return (BUILT_IN_DIMENSIONS as readonly string[]).includes(d) || (DERIVED_DIMENSIONS as readonly string[]).includes(d) || CUSTOM_DIMENSION.test(d)
+  return (BUILT_IN_DIMENSIONS as readonly string[]).includes(d) || (DERIVED_DIMENSIONS as readonly string[]).includes(d) || Object.hasOwn(ALIASES, d) || CUSTOM_DIMENSION.test(d)
 }
 
 export function isDimension (d: string): boolean {
-  return isCountedDimension(d.startsWith(LABEL_PREFIX) ? d.slice(LABEL_PREFIX.length) : d)
+  return isCountedDimension(unfiltered(d))
 }
 
 export const isLabelDimension = (d: string) => d.startsWith(LABEL_PREFIX)
 
+/** Whether a request adds itself to a dimension's counts (labels and aliases never; filtered ones when they match). */
+export function countedBy (request: ScoreRequest, d: string): boolean {
+  if (d.startsWith(LABEL_PREFIX) || Object.hasOwn(ALIASES, d)) return false
+  if (d.startsWith(FAILED_PREFIX)) return failedOutcome(request)
+  if (d.startsWith(UPDATE_PREFIX)) return request.event === 'account_update'
+  return true
+}
+
+/** The dimension whose records a dimension reads: an alias's (inflow: merchant, label.inflow: label.merchant), else its own. */
+export function recordDimension (d: string): string {
+  const base = unfiltered(d)
+  const alias = ALIASES[base]
+  return alias === undefined ? d : d.slice(0, d.length - base.length) + alias
+}
+
 export const isWindow = (w: string): w is Window => Object.hasOwn(WINDOWS, w)
+
+/** An IP's network: the first `octets` of an IPv4 address, or the first `octets` + 0 groups of an IPv6 one (/48, /32). */
+function network (ip: string | undefined, octets: 2 | 3): string | undefined {
+  if (ip === undefined) return undefined
+  if (ip.includes(':')) {
+    const groups = ip.split(':')
+    return groups.length >= octets ? `${groups.slice(0, octets).join(':')}::/${octets === 3 ? 48 : 32}` : undefined
+  }
+  const parts = ip.split('.')
+  return parts.length === 4 ? `${parts.slice(0, octets).join('.')}/${octets * 8}` : undefined
+}
 
 /** The value a request has for a dimension, if any (numbers in custom keys count as their decimal text). */
 export function dimensionValue (request: ScoreRequest, dimension: string): string | undefined {
@@ -71,9 +126,15 @@ export function dimensionValue (request: ScoreRequest, dimension: string): strin
     case 'country': { const c = request.geo?.country; return typeof c === 'string' && c !== '' ? c.toUpperCase() : undefined }
     // an event kind has no '/' (score-schema.ts): `<event>/<user>` names one pair only
     case 'user_event': return request.user_id === undefined ? undefined : `${request.event}/${request.user_id}`
-    default:
-      if (dimension.startsWith(LABEL_PREFIX)) return dimensionValue(request, dimension.slice(LABEL_PREFIX.length))
+    case 'ip24': return network(request.ip, 3)
+    case 'ip16': return network(request.ip, 2)
+    case 'email_domain': return emailDomain(request.email)
+    case 'inflow': return request.user_id
+    default: {
+      const base = unfiltered(dimension)
+      if (base !== dimension) return dimensionValue(request, base)
       return dimension.startsWith('custom.') ? customValue(request, dimension.slice(7)) : undefined
+    }
   }
 }
 

@@ -50,7 +50,31 @@ const V2: InputSchema = {
   trees: V1.trees
 }
 
-export const INPUT_SCHEMAS: readonly InputSchema[] = [V1, V2]
+/**
+ * Version 3 (issue 35): inputs per use case, added after version 2's lists: the event kind and its outcome,
+ * failed attempts per account, device, address and network, the network's traffic, what is new to the account,
+ * recent account changes, a payee's inflow, the email's domain and shape, and frauds known along the links.
+ */
+const V3: InputSchema = {
+  version: 3,
+  linear: [
+    ...V2.linear,
+    'failed_user_24h', 'failed_ip_1h', 'failed_ip24_1h', 'ip_new_to_user', 'updates_24h', 'merchant_new_to_user',
+    'inflow_senders_30d', 'user_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'
+  ],
+  trees: [
+    ...V2.trees,
+    'event_kind', 'outcome_failed', 'amount_eur', 'failed_user_1h', 'failed_user_24h', 'failed_device_24h',
+    'failed_ip_1h', 'failed_ip_24h', 'failed_ip24_1h', 'failed_ip24_24h', 'ip24_count_1h', 'ip24_count_24h',
+    'ip24_users_24h', 'ip_new_to_user', 'user_distinct_ip_30d', 'updates_24h', 'updates_7d', 'card_new_to_user',
+    'merchant_new_to_user', 'user_distinct_card_30d', 'user_distinct_merchant_30d', 'inflow_count_24h',
+    'inflow_count_7d', 'inflow_sum_7d', 'inflow_senders_30d', 'merchant_senders_30d', 'email_domain_24h',
+    'email_domain_users_30d', 'email_local_length', 'email_local_digits', 'email_local_entropy', 'user_frauds_30d',
+    'ip24_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'
+  ]
+}
+
+export const INPUT_SCHEMAS: readonly InputSchema[] = [V1, V2, V3]
 
 /** The version of a store's row or learner state that carries none: made before versions were stored. */
 export const UNVERSIONED = 1

@@ -1,6 +1,6 @@
 import type { ScoreRequest } from '../../domain/decision/types.js'
 import type { Scope } from '../../domain/scope.js'
-import { BUILT_IN_DIMENSIONS, dimensionValue, isLabelDimension, LABEL_PREFIX, type VelocityNeed } from '../../domain/features/velocity-spec.js'
+import { BUILT_IN_DIMENSIONS, countedBy, dimensionValue, LABEL_PREFIX, recordDimension, type VelocityNeed } from '../../domain/features/velocity-spec.js'
 import { stateId, TAG } from '../keys.js'
 
 /**
@@ -34,9 +34,12 @@ function emptyPlan (): Plan {
   return { records: new Map(), linked: new Set(), tracked: [], pairs: [] }
 }
 
-/** A request has one value a dimension: its record is planned once, however many needs read it. */
+/**
+ * A request has one value a dimension: its record is planned once, however many needs read it. An alias reads
+ * the record of the dimension it stands for (recordDimension).
+ */
 function addRecord (p: Plan, scope: Scope, dim: string, value: string): void {
-  if (!p.records.has(dim)) p.records.set(dim, recordId(scope, dim, value))
+  if (!p.records.has(dim)) p.records.set(dim, recordId(scope, recordDimension(dim), value))
 }
 
 /** False when the (dimension, other dimension) pair was in the plan already. */
@@ -56,7 +59,7 @@ export function requestPlan (scope: Scope, request: ScoreRequest, needs: readonl
   for (const dim of dims) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
-    const counted = !isLabelDimension(dim)
+    const counted = countedBy(request, dim)
     if (counted) p.tracked.push([dim, value])
     if (counted || windows) addRecord(p, scope, dim, value)
   }
@@ -65,7 +68,8 @@ export function requestPlan (scope: Scope, request: ScoreRequest, needs: readonl
     const value = dimensionValue(request, n.dimension)
     const other = dimensionValue(request, n.of)
     if (value === undefined) continue
-    if (addLink(p, scope, n.dimension, value, n.of) && other !== undefined) p.pairs.push([n.dimension, value, n.of, other])
+    // an alias's links are read, written only through the dimension it stands for
+    if (addLink(p, scope, n.dimension, value, n.of) && other !== undefined && recordDimension(n.dimension) === n.dimension) p.pairs.push([n.dimension, value, n.of, other])
   }
   return p
 }
@@ -73,7 +77,7 @@ export function requestPlan (scope: Scope, request: ScoreRequest, needs: readonl
 /** The records a fraud label increments: label.<dimension> for each of the labelled transaction's dimensions. */
 export function labelPlan (scope: Scope, request: ScoreRequest): Plan {
   const p = emptyPlan()
-  for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant']) {
+  for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant', 'ip24']) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
     p.tracked.push([LABEL_PREFIX + dim, value])
