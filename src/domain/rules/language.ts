@@ -140,7 +140,7 @@ function velocityNeeds (ast: unknown, expression: string, out: VelocityNeed[]): 
     const fail = (message: string) => { throw new RuleSyntaxError(message, positionOf(expression, n.start)) }
     const [dimension, second, window] = args.map(a => a.op === 'value' && typeof a.args === 'string' ? a.args : undefined)
     if (dimension === undefined || second === undefined || window === undefined) fail(`${name}() takes three string literals`)
-    if (!isDimension(dimension!)) fail(`${name}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')}, merchant, country, user_event or custom.<key>, optionally prefixed label.`)
+    if (!isDimension(dimension!)) fail(`${name}() dimension must be one of ${BUILT_IN_DIMENSIONS.join(', ')}, merchant, country, user_event, ip24, ip16, email_domain, inflow or custom.<key>, optionally prefixed label., failed. or update.`)
     if (!isWindow(window!)) fail(`${name}() window must be one of ${Object.keys(WINDOWS).join(', ')}`)
     if (name === 'velocity') {
       if (second !== 'count' && second !== 'sum') fail('velocity() aggregate must be "count" or "sum"')
