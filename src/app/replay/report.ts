@@ -31,9 +31,11 @@ export interface NoiseComparison { name: string, clean: number, noisy: number }
 /** The table of a clean run against a noisy one: each figure of both, and the difference. */
 export function noiseComparisonLines (noise: LabelNoise, rows: readonly NoiseComparison[]): string[] {
   const width = Math.max(30, ...rows.map(r => r.name.length))
-  const difference = (x: number) => Number.isNaN(x) ? '   n/a' : ((x >= 0 ? '+' : '') + x.toFixed(3)).padStart(6)
+  /** Signed, three decimals; a difference that rounds to 0 is +0.000. */
+  const difference = (x: number) => { const r = Number(x.toFixed(3)); return Number.isNaN(r) ? 'n/a' : (r >= 0 ? '+' : '') + r.toFixed(3) }
+  const half = noise.share / 2
   return [
-    `clean labels against label noise ${noise.share} (seed ${noise.seed}): about ${Number((noise.share * 100).toFixed(2))} % of the dispositions wrong, half each way`,
+    `clean labels against label noise ${noise.share} (seed ${noise.seed}): frauds fed back as safe at ${half}, legitimate events reported as fraud about ${half} times the frauds`,
     `${''.padEnd(width)}   clean   noisy  noisy - clean`,
     ...rows.map(r => `${r.name.padEnd(width)}  ${formatFigure(r.clean)}  ${formatFigure(r.noisy)}  ${difference(r.noisy - r.clean).padStart(13)}`)
   ]
