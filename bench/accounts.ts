@@ -8,17 +8,21 @@
  * pipeline has caught up; then grades the test weeks of ACCOUNTS_WEEKS that were replayed whole (per event
  * group AUC and AP, account precision@100 per day) next to the protocol's two baselines, and the window
  * ACCOUNTS_WINDOW_FROM..ACCOUNTS_WINDOW_TO (by default the replayed days): legitimate events flagged or
- * rejected, AUC and AP per group.
+ * rejected, AUC and AP per group. With LABEL_NOISE (a share 0..0.5; LABEL_NOISE_SEED) it replays twice, each
+ * time on a fresh service: with clean labels, then with that share of the dispositions wrong (docs/detection.md,
+ * "Bad labels"), and prints both reports and a table of the figures of both runs and their difference.
  *   npm run bench:accounts                          (the whole file, the four test weeks)
  *   ACCOUNTS_TO=2025-01-20 npm run bench:accounts   (a new tenant's first two weeks)
+ *   LABEL_NOISE=0.1 npm run bench:accounts          (clean labels, then 10 % of them wrong)
  */
 import path from 'node:path'
-import { replayAccounts } from '../src/app/replay/accounts.js'
+import { replayAccounts, type AccountsReplayReport } from '../src/app/replay/accounts.js'
 import { accountsReportLines } from '../src/app/replay/accounts-report.js'
-import { formatFigure as f } from '../src/app/replay/report.js'
+import { labelNoiseOf } from '../src/app/replay/replay-events.js'
+import { formatFigure as f, noiseComparisonLines } from '../src/app/replay/report.js'
 import { ACCOUNTS_TEST_WEEKS, EVENT_GROUPS, type EventGroup } from '../src/domain/detection-protocol-accounts.js'
 import { DAY_MS, isoDay } from '../src/domain/detection-protocol.js'
-import { OPERATOR_TOKEN, startReplayService } from './service.js'
+import { OPERATOR_TOKEN, replayCleanAndNoisy } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const file = process.env.ACCOUNTS_FILE ?? path.resolve(root, '../shared/bench/accounts-events.csv.gz')
@@ -36,14 +40,32 @@ const BASELINES: Array<{ name: string, groups: Record<EventGroup, [number, numbe
   { name: 'XGBoost', groups: { 'login+account_update': [0.967, 0.664], payment: [0.981, 0.746], payout: [0.978, 0.806], signup: [0.862, 0.650], all: [0.972, 0.698] }, accountPrecision100: 0.287 }
 ]
 
-const service = await startReplayService('accounts', KEY)
-try {
-  const startedAt = Date.now()
-  const report = await replayAccounts({
-    file, url: service.url, key: KEY, operatorToken: OPERATOR_TOKEN, fromMs, toMs, testWeeksMs: replayedWeeks, window,
-    batchSize: 500, settleDaily: true, progress: line => process.stderr.write(line + '\n')
-  })
-  const seconds = (Date.now() - startedAt) / 1000
+const noise = labelNoiseOf(process.env)
+const runs = await replayCleanAndNoisy('accounts', KEY, noise, (url, labelNoise) => replayAccounts({
+  file, url, key: KEY, operatorToken: OPERATOR_TOKEN, fromMs, toMs, testWeeksMs: replayedWeeks, window,
+  batchSize: 500, settleDaily: true, labelNoise, progress: line => process.stderr.write(line + '\n')
+}))
+
+for (const { report, seconds, noise: labelNoise } of runs) {
+  if (noise !== undefined) console.log(labelNoise === undefined ? '\n== labels clean' : `\n== label noise ${labelNoise.share} (seed ${labelNoise.seed})`)
+  printRun(report, seconds)
+}
+
+if (noise !== undefined) {
+  const [clean, noisy] = runs.map(r => r.report) as [AccountsReplayReport, AccountsReplayReport]
+  const means = clean.weeks.length === 0 ? [] : [
+    ...EVENT_GROUPS.map(g => ({ name: `mean of ${clean.weeks.length} test weeks, AP ${g}`, clean: clean.mean.groups[g].ap, noisy: noisy.mean.groups[g].ap })),
+    { name: `mean of ${clean.weeks.length} test weeks, account precision@100`, clean: clean.mean.accountPrecision100, noisy: noisy.mean.accountPrecision100 }
+  ]
+  console.log('\n' + noiseComparisonLines(noise, [
+    ...means,
+    ...EVENT_GROUPS.map(g => ({ name: `graded window, AP ${g}`, clean: clean.window.groups[g].ap, noisy: noisy.window.groups[g].ap })),
+    { name: 'graded window, legitimate flagged or rejected, %', clean: 100 * clean.window.legitimateFlaggedShare, noisy: 100 * noisy.window.legitimateFlaggedShare }
+  ]).join('\n'))
+}
+
+/** One run's report, the test weeks against the baselines, the window and the run's pace. */
+function printRun (report: AccountsReplayReport, seconds: number): void {
   console.log(`\n${accountsReportLines(report).join('\n')}`)
   const skippedWeeks = weeks.filter(w => !replayedWeeks.includes(w))
   if (skippedWeeks.length > 0) console.log(`\n(test weeks not replayed whole, not graded: ${skippedWeeks.map(w => isoDay(w / DAY_MS)).join(', ')})`)
@@ -72,6 +94,4 @@ try {
   console.log(`\n${report.replayed} events over ${report.days.length} days in ${Math.round(seconds)} s (${Math.round(report.replayed / seconds)} events/s); ` +
     `a day took ${(daySeconds.reduce((a, b) => a + b, 0) / Math.max(1, daySeconds.length)).toFixed(1)} s on average, the slowest ${Math.max(0, ...daySeconds).toFixed(1)} s, the last 7 ${perDay.toFixed(1)} s` +
     (report.days.length < fileDays ? `; at the last 7 days' pace the file's ${fileDays} days would take about ${Math.round((seconds + (fileDays - report.days.length) * perDay) / 60)} min` : ''))
-} finally {
-  service.child.kill('SIGTERM')
 }

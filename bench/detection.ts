@@ -8,13 +8,19 @@
  * it), frauds fed back as case dispositions after 7 days, and grades the scores with the book's
  * protocol (src/domain/detection-protocol.ts) on each test week of DETECTION_WEEKS: the book's test week
  * (08-08..08-14) and the four weeks of its prequential model selection (08-08..09-04), next to its baselines.
+ * With LABEL_NOISE (a share 0..0.5; LABEL_NOISE_SEED) it replays twice, each time on a fresh service: with clean
+ * labels, then with that share of the dispositions wrong (docs/detection.md, "Bad labels"), and prints both
+ * reports and a table of the figures of both runs and their difference.
  *   npm run bench:detection     (DETECTION_FROM=2018-07-01 DETECTION_TO=2018-09-05
  *                                DETECTION_WEEKS=2018-08-08,2018-08-15,2018-08-22,2018-08-29 by default)
+ *   LABEL_NOISE=0.1 npm run bench:detection
  */
 import path from 'node:path'
-import { replay } from '../src/app/replay/replay.js'
-import { formatFigure as f, reportLines } from '../src/app/replay/report.js'
-import { OPERATOR_TOKEN, startReplayService } from './service.js'
+import { labelNoiseOf } from '../src/app/replay/replay-events.js'
+import { replay, type ReplayReport } from '../src/app/replay/replay.js'
+import { formatFigure as f, noiseComparisonLines, reportLines } from '../src/app/replay/report.js'
+import { isoDay } from '../src/domain/detection-protocol.js'
+import { OPERATOR_TOKEN, replayCleanAndNoisy } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const file = process.env.DETECTION_FILE ?? path.resolve(root, '../shared/bench/handbook-transactions.csv.gz')
@@ -22,23 +28,25 @@ const day = (iso: string) => Date.parse(iso + 'T00:00:00Z')
 const weeks = (process.env.DETECTION_WEEKS ?? '2018-08-08,2018-08-15,2018-08-22,2018-08-29').split(',')
 const KEY = 'sk_test_detectionbenchkey0000000'
 
-const service = await startReplayService('detection', KEY)
-try {
-  const startedAt = Date.now()
-  const report = await replay({
-    file,
-    url: service.url,
-    key: KEY,
-    operatorToken: OPERATOR_TOKEN,
-    fromMs: day(process.env.DETECTION_FROM ?? '2018-07-01'),
-    toMs: day(process.env.DETECTION_TO ?? '2018-09-05'),
-    testWeeksMs: weeks.map(day),
-    feedbackDelayMs: 7 * 86_400_000,
-    batchSize: 500,
-    settleDaily: true,
-    progress: line => process.stderr.write(line + '\n')
-  })
-  console.log(`\n${reportLines(report).join('\n')}\n(${Math.round((Date.now() - startedAt) / 1000)} s)`)
+const noise = labelNoiseOf(process.env)
+const runs = await replayCleanAndNoisy('detection', KEY, noise, (url, labelNoise) => replay({
+  file,
+  url,
+  key: KEY,
+  operatorToken: OPERATOR_TOKEN,
+  fromMs: day(process.env.DETECTION_FROM ?? '2018-07-01'),
+  toMs: day(process.env.DETECTION_TO ?? '2018-09-05'),
+  testWeeksMs: weeks.map(day),
+  feedbackDelayMs: 7 * 86_400_000,
+  batchSize: 500,
+  settleDaily: true,
+  labelNoise,
+  progress: line => process.stderr.write(line + '\n')
+}))
+
+for (const { report, seconds, noise: labelNoise } of runs) {
+  if (noise !== undefined) console.log(labelNoise === undefined ? '\n== labels clean' : `\n== label noise ${labelNoise.share} (seed ${labelNoise.seed})`)
+  console.log(`\n${reportLines(report).join('\n')}\n(${Math.round(seconds)} s)`)
   const first = report.weeks[0]!
   const row = (name: string, auc: number, ap: number, cp: number) => console.log(`${name.padEnd(46)} ${f(auc)}  ${f(ap)}  ${f(cp)}`)
   console.log(`\n${'model'.padEnd(46)}    AUC      AP  CP@100`)
@@ -49,6 +57,14 @@ try {
   row('handbook XGBoost (test week)', 0.862, 0.639, 0.273)
   row('handbook decision tree, depth 2 (test week)', 0.763, 0.496, 0.241)
   row('handbook tuned XGBoost (mean of 4 test weeks)', 0.869, 0.687, 0.303)
-} finally {
-  service.child.kill('SIGTERM')
+}
+
+if (noise !== undefined) {
+  const [clean, noisy] = runs.map(r => r.report) as [ReplayReport, ReplayReport]
+  const figures = (name: string, c: { auc: number, ap: number, cardPrecision100: number }, n: typeof c) =>
+    [{ name: `${name} AUC`, clean: c.auc, noisy: n.auc }, { name: `${name} AP`, clean: c.ap, noisy: n.ap }, { name: `${name} CP@100`, clean: c.cardPrecision100, noisy: n.cardPrecision100 }]
+  console.log('\n' + noiseComparisonLines(noise, [
+    ...clean.weeks.flatMap((w, i) => figures(`test week ${isoDay(w.startDay)}`, w, noisy.weeks[i]!)),
+    ...(clean.weeks.length > 1 ? figures(`mean of ${clean.weeks.length} test weeks`, clean.mean, noisy.mean) : [])
+  ]).join('\n'))
 }

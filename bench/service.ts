@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type { LabelNoise } from '../src/app/replay/replay-events.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(a => a !== '')
@@ -39,4 +40,29 @@ export function startReplayService (name: string, key: string): Promise<{ child:
     BOOTSTRAP_API_KEYS: key, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MODEL_PUBLISH_INTERVAL_MS: '2000',
     RECORDED_TIME: 'event_time'
   })
+}
+
+/** A replay's report and its wall time (the replay alone, not the service's start), with the label noise it ran with. */
+export interface ReplayRunResult<R> { report: R, seconds: number, noise?: LabelNoise }
+
+/**
+ * `replay` against a fresh service (startReplayService); with label noise twice, each on a fresh service of its
+ * own, one after the other: first with clean labels, then with the noise.
+ */
+export async function replayCleanAndNoisy<R> (name: string, key: string, noise: LabelNoise | undefined, replay: (url: string, noise?: LabelNoise) => Promise<R>): Promise<Array<ReplayRunResult<R>>> {
+  const results: Array<ReplayRunResult<R>> = []
+  for (const labelNoise of noise === undefined ? [undefined] : [undefined, noise]) {
+    if (noise !== undefined) process.stderr.write(labelNoise === undefined ? 'the run with clean labels\n' : `the run with label noise ${labelNoise.share} (seed ${labelNoise.seed})\n`)
+    const service = await startReplayService(name, key)
+    const exited = new Promise(resolve => service.child.once('exit', resolve))
+    try {
+      const startedAt = Date.now()
+      const report = await replay(service.url, labelNoise)
+      results.push({ report, seconds: (Date.now() - startedAt) / 1000, ...(labelNoise === undefined ? {} : { noise: labelNoise }) })
+    } finally {
+      service.child.kill('SIGTERM')
+    }
+    if (labelNoise !== noise) await exited // the next run's service starts once this one is gone
+  }
+  return results
 }

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { accountEventRequest, readAccountEventsCsv, replayAccounts } from '../../src/app/replay/accounts.js'
 import { DAY_MS, isoDay } from '../../src/domain/detection-protocol.js'
@@ -83,3 +83,75 @@ describe('replay of account events', () => {
     expect(week!.startDay * DAY_MS).toBe(day('2025-03-10'))
   })
 })
+
+describe('replay of account events with label noise', () => {
+  let noisyApp: App
+  beforeAll(async () => {
+    noisyApp = await startTestApp({ RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', RECORDED_TIME: 'event_time', MODEL_PUBLISH_INTERVAL_MS: '100' }, { listen: true })
+  })
+  afterAll(async () => { await noisyApp.close() })
+
+  it('sends flipped frauds as safe and false reports on legitimate events as fraud, each when the replay reaches its time', async () => {
+    // What the replay sends, in order: each event scored (its time and trace) and each disposition (its trace and outcome).
+    const sent: Array<{ scored: { timeMs: number, traceId: string } } | { disposition: { traceId: string, outcome: string } }> = []
+    const caseTraces = new Map<string, string>()
+    const realFetch = globalThis.fetch
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const res = await realFetch(input, init)
+      const url = String(input)
+      const body = init?.body === undefined ? undefined : JSON.parse(String(init.body))
+      if (url.endsWith('/v1/score/batch')) {
+        const { data } = await res.clone().json() as { data: Array<{ trace_id: string }> }
+        body.events.forEach((e: { event_time: number }, i: number) => sent.push({ scored: { timeMs: e.event_time * 1000, traceId: data[i]!.trace_id } }))
+      } else if (url.endsWith('/v1/cases')) {
+        caseTraces.set((await res.clone().json() as { id: string }).id, body.trace_id)
+      } else if (url.endsWith('/disposition')) {
+        sent.push({ disposition: { traceId: caseTraces.get(url.split('/').at(-2)!)!, outcome: body.outcome } })
+      }
+      return res
+    })
+    let report
+    try {
+      // Seed 13 at a share of 0.5 (the frauds' delays: 1.5, 30, 0.25 and 100 days): u_m's payout (known 03-09 22:00)
+      // is fed back as fraud, u_s's signup (known 03-10 16:00) as safe, u_b's legitimate payment of 03-08 11:00 is
+      // reported as fraud 1.5 days later (03-09 23:00); the other wrong labels fall after the replay.
+      report = await replayAccounts({
+        file, url: noisyApp.address!, key: TEST_KEY, operatorToken: OPERATOR_TOKEN, fromMs: day('2025-03-08'), toMs: day('2025-03-12'),
+        testWeeksMs: [], window: { fromMs: day('2025-03-08'), toMs: day('2025-03-12') }, batchSize: 1, settleDaily: true,
+        labelNoise: { share: 0.5, seed: 13 }, progress: () => {}
+      })
+    } finally {
+      spy.mockRestore()
+    }
+    expect(report.replayed).toBe(9)
+    expect(report.feedback).toBe(1)
+    expect(report.wrongLabels).toEqual({ safe: 1, fraud: 1 })
+
+    // each disposition with the event it names, the last event scored before it and the first after it
+    const at = (ms: number) => new Date(ms).toISOString().slice(5, 16)
+    const scored = sent.flatMap(x => 'scored' in x ? [x.scored] : [])
+    const request = async (traceId: string) => (await noisyApp.server.inject({ method: 'GET', url: `/v1/transactions/${traceId}`, headers: auth() })).json().request
+    const dispositions = await Promise.all(sent.map(async (x, i) => {
+      if (!('disposition' in x)) return []
+      const before = sent.slice(0, i).flatMap(y => 'scored' in y ? [y.scored.timeMs] : []).at(-1)!
+      const after = sent.slice(i).find(y => 'scored' in y) as { scored: { timeMs: number } } | undefined
+      const r = await request(x.disposition.traceId)
+      return [[`${r.event} ${r.user_id}`, at(r.event_time * 1000), x.disposition.outcome, at(before), after === undefined ? 'end' : at(after.scored.timeMs)]]
+    }))
+    expect(dispositions.flat()).toEqual([
+      // due 03-09 22:00 and 23:00: fed back at the midnight before the first event of 03-10
+      ['payout u_m', '03-08T10:00', 'fraud', '03-08T11:00', '03-10T09:00'],
+      ['payment u_b', '03-08T11:00', 'fraud', '03-08T11:00', '03-10T09:00'],
+      // due 03-10 16:00: fed back once the event of 03-10 17:00 is scored
+      ['signup u_s', '03-10T10:00', 'safe', '03-10T17:00', '03-10T18:00']
+    ])
+    expect(scored).toHaveLength(9)
+
+    // what the service holds: the cases closed as the replay said
+    const outcomes = async (outcome: string) => Promise.all((await noisyApp.server.inject({ method: 'GET', url: `/v1/cases?outcome=${outcome}&limit=100`, headers: auth() })).json().data
+      .map(async (c: { trace_id: string }) => { const r = await request(c.trace_id); return `${r.event} ${r.user_id}` }))
+    expect((await outcomes('fraud')).sort()).toEqual(['payment u_b', 'payout u_m'])
+    expect(await outcomes('safe')).toEqual(['signup u_s'])
+  })
+})
+

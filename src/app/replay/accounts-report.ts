@@ -1,7 +1,7 @@
 import { EVENT_GROUPS, type AccountsWeekFigures, type WindowFigures } from '../../domain/detection-protocol-accounts.js'
 import { isoDay, DAY_MS } from '../../domain/detection-protocol.js'
 import type { AccountsReplayReport } from './accounts.js'
-import { formatFigure as f } from './report.js'
+import { feedbackLine, formatFigure as f } from './report.js'
 
 const percent = (x: number) => Number.isNaN(x) ? 'n/a' : (100 * x).toFixed(2) + ' %'
 const count = (n: number, width: number) => String(n).padStart(width)
@@ -29,7 +29,7 @@ function weekLines (w: AccountsWeekFigures): string[] {
 
 /** The lines of an accounts replay's report: each test week, the mean over the weeks, the graded window. */
 export function accountsReportLines (report: AccountsReplayReport): string[] {
-  const lines = [`replayed ${report.replayed} events, ${report.feedback} frauds fed back as case dispositions`]
+  const lines = [feedbackLine(report, 'events')]
   for (const w of report.weeks) lines.push(...weekLines(w))
   if (report.weeks.length > 0) {
     lines.push('', `mean of ${report.weeks.length} test weeks (a group over the weeks it had fraud in)`, `${'group'.padEnd(22)}  weeks     AUC      AP`)

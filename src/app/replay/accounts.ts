@@ -3,13 +3,13 @@ import {
   type AccountEventScored, type AccountsMeanFigures, type AccountsWeekFigures, type WindowFigures
 } from '../../domain/detection-protocol-accounts.js'
 import { DAY_MS, dayNumber } from '../../domain/detection-protocol.js'
-import { readCsvRows, replayEvents, runOf, type ReplayDay, type ReplayEvent, type ReplayOptionsBase } from './replay-events.js'
+import { readCsvRows, replayEvents, runOf, type ReplayDay, type ReplayEvent, type ReplayOptionsBase, type WrongLabels } from './replay-events.js'
 
 /**
  * The account-events benchmark's replay (docs/detection-protocol-accounts.md): each row becomes the score
  * request a client would send (every field mapped as the protocol's "Mapping to the API" says; the labels
  * FRAUD, SCENARIO and LABEL_DELAY_DAYS never sent), each fraud is fed back as a case disposition when the replay
- * reaches EVENT_TIME + LABEL_DELAY_DAYS, and the decisions are graded with detection-protocol-accounts.ts.
+ * reaches EVENT_TIME + LABEL_DELAY_DAYS (with `labelNoise` some labels wrong on purpose, replay-events.ts), and the decisions are graded with detection-protocol-accounts.ts.
  */
 
 /** One row of the account-events file. Empty columns are undefined. */
@@ -89,6 +89,8 @@ export interface AccountsReplayOptions extends ReplayOptionsBase {
 export interface AccountsReplayReport {
   replayed: number
   feedback: number
+  /** With label noise: the dispositions sent wrong on purpose. */
+  wrongLabels?: WrongLabels
   /** The wall time of each replayed day. */
   days: ReplayDay[]
   weeks: AccountsWeekFigures[]
@@ -102,6 +104,7 @@ export async function replayAccounts (o: AccountsReplayOptions): Promise<Account
   const known = new Map<string, number>()
   const scored: AccountEventScored[] = []
 
+  /** Read twice with label noise (replayEvents): what it notes is the same either time. */
   async function * events (): AsyncGenerator<ReplayEvent & { e: AccountEvent }> {
     for await (const e of readAccountEventsCsv(o.file)) {
       if (e.timeMs >= o.toMs) continue
@@ -111,11 +114,11 @@ export async function replayAccounts (o: AccountsReplayOptions): Promise<Account
     }
   }
   const run = runOf(o, 'reported fraud', 'events')
-  const { replayed, feedback, days } = await replayEvents(events(), run, ({ e }, d) => {
+  const { replayed, feedback, wrongLabels, days } = await replayEvents(events, run, ({ e }, d) => {
     if (graded(e.timeMs)) scored.push({ event: e.event, user: e.user ?? '', timeMs: e.timeMs, score: d.score, label: e.fraud, flagged: d.action === 'flag' || d.action === 'reject' })
   })
   const weeks = o.testWeeksMs.map(start => accountsWeekFigures(scored, known, dayNumber(start)))
-  return { replayed, feedback, days, weeks, mean: accountsMeanFigures(weeks), window: windowFigures(scored, o.window.fromMs, o.window.toMs) }
+  return { replayed, feedback, ...(wrongLabels === undefined ? {} : { wrongLabels }), days, weeks, mean: accountsMeanFigures(weeks), window: windowFigures(scored, o.window.fromMs, o.window.toMs) }
 }
 
 /** The object without its undefined values. */

@@ -1,6 +1,6 @@
 import type { CardScored } from '../../domain/detection-metrics.js'
 import { BOOK_PERIODS, dayNumber, meanFigures, weekFigures, type ProtocolPeriods, type WeekFigures } from '../../domain/detection-protocol.js'
-import { readCsvRows, replayEvents, runOf, type ReplayEvent, type ReplayOptionsBase } from './replay-events.js'
+import { readCsvRows, replayEvents, runOf, type ReplayEvent, type ReplayOptionsBase, type WrongLabels } from './replay-events.js'
 
 /** One row of the handbook data set (see docs/detection-protocol-cards.md). */
 export interface HistoricalTransaction { id: string, timeMs: number, customer: string, terminal: string, amount: number, fraud: 0 | 1 }
@@ -11,7 +11,7 @@ export interface ReplayOptions extends ReplayOptionsBase {
   feedbackDelayMs: number
 }
 
-export interface ReplayReport { replayed: number, feedback: number, weeks: WeekFigures[], mean: { auc: number, ap: number, cardPrecision100: number } }
+export interface ReplayReport { replayed: number, feedback: number, wrongLabels?: WrongLabels, weeks: WeekFigures[], mean: { auc: number, ap: number, cardPrecision100: number } }
 
 export async function * readHandbookCsv (file: string): AsyncGenerator<HistoricalTransaction> {
   for await (const [id, time, customer, terminal, amount, fraud] of readCsvRows(file)) {
@@ -27,7 +27,7 @@ export function scoreEventOf (t: HistoricalTransaction) {
 /**
  * Replays historical transactions through the real API in event-time order (POST /v1/score/batch), and feeds
  * each fraud back as a case disposition once the replay has moved `feedbackDelayMs` past it (a chargeback
- * reported late). The decisions of each test week are measured with the book's protocol (detection-protocol.ts):
+ * reported late; with `labelNoise` some labels wrong on purpose, replay-events.ts). The decisions of each test week are measured with the book's protocol (detection-protocol.ts):
  * AUC ROC, average precision, card precision@100, with the cards known compromised from the file's labels.
  */
 export async function replay (o: ReplayOptions): Promise<ReplayReport> {
@@ -37,6 +37,7 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
   const measured: CardScored[] = []
   const fraudCards = new Map<number, Set<string>>()
 
+  /** Read twice with label noise (replayEvents): what it notes is the same either time. */
   async function * transactions (): AsyncGenerator<ReplayEvent & { t: HistoricalTransaction }> {
     for await (const t of readHandbookCsv(o.file)) {
       if (t.timeMs >= o.toMs) continue
@@ -46,10 +47,10 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
     }
   }
   const run = runOf(o, 'chargeback', 'transactions')
-  const { replayed, feedback } = await replayEvents(transactions(), run, ({ t }, d) => {
+  const { replayed, feedback, wrongLabels } = await replayEvents(transactions, run, ({ t }, d) => {
     const day = dayNumber(t.timeMs)
     if (isTestDay(day)) measured.push({ day, card: t.customer, score: d.score, label: t.fraud })
   })
   const weeks = testDays.map(start => weekFigures(measured, fraudCards, start, periods))
-  return { replayed, feedback, weeks, mean: meanFigures(weeks) }
+  return { replayed, feedback, ...(wrongLabels === undefined ? {} : { wrongLabels }), weeks, mean: meanFigures(weeks) }
 }

@@ -1,12 +1,20 @@
 import { isoDay } from '../../domain/detection-protocol.js'
+import type { LabelNoise, WrongLabels } from './replay-events.js'
 import type { ReplayReport } from './replay.js'
 
 /** A metric as the reports print it: three decimals, `n/a` when undefined (a class missing). */
 export const formatFigure = (x: number) => Number.isNaN(x) ? '   n/a' : x.toFixed(3).padStart(6)
 
+/** The first line of a replay's report: what it replayed and fed back, and the labels sent wrong on purpose. */
+export function feedbackLine (report: { replayed: number, feedback: number, wrongLabels?: WrongLabels }, noun: string): string {
+  const wrong = report.wrongLabels
+  return `replayed ${report.replayed} ${noun}, ${report.feedback} frauds fed back as case dispositions` +
+    (wrong === undefined ? '' : `; wrong on purpose: ${wrong.safe} frauds fed back as safe, ${wrong.fraud} legitimate ${noun} reported as fraud`)
+}
+
 /** The lines of a replay's report: each test week's days and totals, then the mean over the weeks. */
 export function reportLines (report: ReplayReport): string[] {
-  const lines = [`replayed ${report.replayed} transactions, ${report.feedback} frauds fed back as case dispositions`]
+  const lines = [feedbackLine(report, 'transactions')]
   for (const week of report.weeks) {
     lines.push('', `test week ${isoDay(week.startDay)}: ${week.transactions} transactions, ${week.frauds} frauds, ${week.removed} of cards known compromised removed`)
     lines.push('day             tx  frauds     AUC      AP  CP@100')
@@ -15,4 +23,20 @@ export function reportLines (report: ReplayReport): string[] {
   }
   if (report.weeks.length > 1) lines.push('', `mean of ${report.weeks.length} test weeks             ${formatFigure(report.mean.auc)}  ${formatFigure(report.mean.ap)}  ${formatFigure(report.mean.cardPrecision100)}`)
   return lines
+}
+
+/** One figure of the run with clean labels and the same of the run with label noise. */
+export interface NoiseComparison { name: string, clean: number, noisy: number }
+
+/** The table of a clean run against a noisy one: each figure of both, and the difference. */
+export function noiseComparisonLines (noise: LabelNoise, rows: readonly NoiseComparison[]): string[] {
+  const width = Math.max(30, ...rows.map(r => r.name.length))
+  /** Signed, three decimals; a difference that rounds to 0 is +0.000. */
+  const difference = (x: number) => { const r = Number(x.toFixed(3)); return Number.isNaN(r) ? 'n/a' : (r >= 0 ? '+' : '') + r.toFixed(3) }
+  const half = noise.share / 2
+  return [
+    `clean labels against label noise ${noise.share} (seed ${noise.seed}): frauds fed back as safe at ${half}, legitimate events reported as fraud about ${half} times the frauds`,
+    `${''.padEnd(width)}   clean   noisy  noisy - clean`,
+    ...rows.map(r => `${r.name.padEnd(width)}  ${formatFigure(r.clean)}  ${formatFigure(r.noisy)}  ${difference(r.noisy - r.clean).padStart(13)}`)
+  ]
 }

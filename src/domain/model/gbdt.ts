@@ -4,6 +4,7 @@
  * along the decision path (Saabas: each split credits its feature with the change in the node's value).
  * No maintained JavaScript library trains trees and exposes their structure (docs/detection.md).
  */
+import { uniform } from '../random.js'
 
 /** One tree in flat arrays (JSON as it is): node 0 is the root; a leaf has feature -1. */
 export interface Tree {
@@ -41,18 +42,6 @@ export interface TrainOptions {
 }
 
 export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, bins: 256, subsample: 0.8, colsample: 0.8, seed: 1 }
-
-/** A small deterministic generator of uniform numbers in [0, 1) (mulberry32). */
-function uniform (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** The indexes below `n` each kept with probability `share` (all of them at 1; at least one). */
 function draw (n: number, share: number, next: () => number): Int32Array {
