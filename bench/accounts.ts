@@ -8,7 +8,8 @@
  * pipeline has caught up; then grades the test weeks of ACCOUNTS_WEEKS that were replayed whole (per event
  * group AUC and AP, account precision@100 per day) next to the protocol's two baselines, and the window
  * ACCOUNTS_WINDOW_FROM..ACCOUNTS_WINDOW_TO (by default the replayed days): legitimate events flagged or
- * rejected, AUC and AP per group.
+ * rejected, AUC and AP per group. ACCOUNTS_EXPORT=<file.jsonl.gz> also writes every replayed event's row and
+ * recorded features to that file after the replay (src/app/replay/accounts-export.ts, for bench/model-groups.ts).
  *   npm run bench:accounts                          (the whole file, the four test weeks)
  *   ACCOUNTS_TO=2025-01-20 npm run bench:accounts   (a new tenant's first two weeks)
  */
@@ -16,7 +17,7 @@ import path from 'node:path'
 import { replayAccounts } from '../src/app/replay/accounts.js'
 import { accountsReportLines } from '../src/app/replay/accounts-report.js'
 import { formatFigure as f } from '../src/app/replay/report.js'
-import { ACCOUNTS_TEST_WEEKS, EVENT_GROUPS, type EventGroup } from '../src/domain/detection-protocol-accounts.js'
+import { ACCOUNTS_BASELINES as BASELINES, ACCOUNTS_TEST_WEEKS, EVENT_GROUPS } from '../src/domain/detection-protocol-accounts.js'
 import { DAY_MS, isoDay } from '../src/domain/detection-protocol.js'
 import { OPERATOR_TOKEN, startReplayService } from './service.js'
 
@@ -30,18 +31,12 @@ const weeks = (process.env.ACCOUNTS_WEEKS ?? ACCOUNTS_TEST_WEEKS.join(',')).spli
 const replayedWeeks = weeks.filter(w => w >= fromMs && w + 7 * DAY_MS <= toMs)
 const KEY = 'sk_test_accountsbenchkey00000000'
 
-/** The protocol's baselines (4-week means on the public file): AUC / AP per group, account precision@100. */
-const BASELINES: Array<{ name: string, groups: Record<EventGroup, [number, number]>, accountPrecision100: number }> = [
-  { name: 'logistic regression', groups: { 'login+account_update': [0.954, 0.656], payment: [0.978, 0.774], payout: [0.949, 0.637], signup: [0.895, 0.736], all: [0.965, 0.701] }, accountPrecision100: 0.297 },
-  { name: 'XGBoost', groups: { 'login+account_update': [0.967, 0.664], payment: [0.981, 0.746], payout: [0.978, 0.806], signup: [0.862, 0.650], all: [0.972, 0.698] }, accountPrecision100: 0.287 }
-]
-
 const service = await startReplayService('accounts', KEY)
 try {
   const startedAt = Date.now()
   const report = await replayAccounts({
     file, url: service.url, key: KEY, operatorToken: OPERATOR_TOKEN, fromMs, toMs, testWeeksMs: replayedWeeks, window,
-    batchSize: 500, settleDaily: true, progress: line => process.stderr.write(line + '\n')
+    batchSize: 500, settleDaily: true, exportTo: process.env.ACCOUNTS_EXPORT, progress: line => process.stderr.write(line + '\n')
   })
   const seconds = (Date.now() - startedAt) / 1000
   console.log(`\n${accountsReportLines(report).join('\n')}`)
