@@ -11,6 +11,8 @@
  * rejected, AUC and AP per group. With LABEL_NOISE (a share 0..0.5; LABEL_NOISE_SEED) it replays twice, each
  * time on a fresh service: with clean labels, then with that share of the dispositions wrong (docs/detection.md,
  * "Bad labels"), and prints both reports and a table of the figures of both runs and their difference.
+ * ACCOUNTS_EXPORT=<file.jsonl.gz> also writes every replayed event's row and recorded features to that file
+ * after the (clean) replay (src/app/replay/accounts-export.ts, for bench/model-groups.ts).
  *   npm run bench:accounts                          (the whole file, the four test weeks)
  *   ACCOUNTS_TO=2025-01-20 npm run bench:accounts   (a new tenant's first two weeks)
  *   LABEL_NOISE=0.1 npm run bench:accounts          (clean labels, then 10 % of them wrong)
@@ -20,7 +22,7 @@ import { replayAccounts, type AccountsReplayReport } from '../src/app/replay/acc
 import { accountsReportLines } from '../src/app/replay/accounts-report.js'
 import { labelNoiseOf } from '../src/app/replay/replay-events.js'
 import { formatFigure as f, noiseComparisonLines } from '../src/app/replay/report.js'
-import { ACCOUNTS_TEST_WEEKS, EVENT_GROUPS, type EventGroup } from '../src/domain/detection-protocol-accounts.js'
+import { ACCOUNTS_BASELINES as BASELINES, ACCOUNTS_TEST_WEEKS, EVENT_GROUPS } from '../src/domain/detection-protocol-accounts.js'
 import { DAY_MS, isoDay } from '../src/domain/detection-protocol.js'
 import { OPERATOR_TOKEN, replayCleanAndNoisy } from './service.js'
 
@@ -34,16 +36,10 @@ const weeks = (process.env.ACCOUNTS_WEEKS ?? ACCOUNTS_TEST_WEEKS.join(',')).spli
 const replayedWeeks = weeks.filter(w => w >= fromMs && w + 7 * DAY_MS <= toMs)
 const KEY = 'sk_test_accountsbenchkey00000000'
 
-/** The protocol's baselines (4-week means on the public file): AUC / AP per group, account precision@100. */
-const BASELINES: Array<{ name: string, groups: Record<EventGroup, [number, number]>, accountPrecision100: number }> = [
-  { name: 'logistic regression', groups: { 'login+account_update': [0.954, 0.656], payment: [0.978, 0.774], payout: [0.949, 0.637], signup: [0.895, 0.736], all: [0.965, 0.701] }, accountPrecision100: 0.297 },
-  { name: 'XGBoost', groups: { 'login+account_update': [0.967, 0.664], payment: [0.981, 0.746], payout: [0.978, 0.806], signup: [0.862, 0.650], all: [0.972, 0.698] }, accountPrecision100: 0.287 }
-]
-
 const noise = labelNoiseOf(process.env)
 const runs = await replayCleanAndNoisy('accounts', KEY, noise, (url, labelNoise) => replayAccounts({
   file, url, key: KEY, operatorToken: OPERATOR_TOKEN, fromMs, toMs, testWeeksMs: replayedWeeks, window,
-  batchSize: 500, settleDaily: true, labelNoise, progress: line => process.stderr.write(line + '\n')
+  batchSize: 500, settleDaily: true, labelNoise, exportTo: labelNoise === undefined ? process.env.ACCOUNTS_EXPORT : undefined, progress: line => process.stderr.write(line + '\n')
 }))
 
 for (const { report, seconds, noise: labelNoise } of runs) {

@@ -17,6 +17,12 @@ export type EventGroup = typeof EVENT_GROUPS[number]
 export const ACCOUNTS_TEST_WEEKS = ['2025-03-10', '2025-03-17', '2025-03-24', '2025-03-31'] as const
 export const WEEK_DAYS = 7
 
+/** The protocol's public baselines (4-week means on the public file): AUC / AP per group, account precision@100. */
+export const ACCOUNTS_BASELINES: ReadonlyArray<{ name: string, groups: Record<EventGroup, [number, number]>, accountPrecision100: number }> = [
+  { name: 'logistic regression', groups: { 'login+account_update': [0.954, 0.656], payment: [0.978, 0.774], payout: [0.949, 0.637], signup: [0.895, 0.736], all: [0.965, 0.701] }, accountPrecision100: 0.297 },
+  { name: 'XGBoost', groups: { 'login+account_update': [0.967, 0.664], payment: [0.981, 0.746], payout: [0.978, 0.806], signup: [0.862, 0.650], all: [0.972, 0.698] }, accountPrecision100: 0.287 }
+]
+
 /** A scored event: its type, account, time (ms), the score and label, and whether the action was flag or reject. */
 export interface AccountEventScored extends Scored { event: string, user: string, timeMs: number, flagged: boolean }
 

@@ -3,6 +3,7 @@ import {
   type AccountEventScored, type AccountsMeanFigures, type AccountsWeekFigures, type WindowFigures
 } from '../../domain/detection-protocol-accounts.js'
 import { DAY_MS, dayNumber } from '../../domain/detection-protocol.js'
+import { exportAccountEvents, type ReplayedAccountEvent } from './accounts-export.js'
 import { readCsvRows, replayEvents, runOf, type ReplayDay, type ReplayEvent, type ReplayOptionsBase, type WrongLabels } from './replay-events.js'
 
 /**
@@ -84,6 +85,8 @@ export function accountEventRequest (e: AccountEvent): Record<string, unknown> {
 export interface AccountsReplayOptions extends ReplayOptionsBase {
   /** A window graded as a whole (from <= time < to, ms): legitimate events flagged or rejected, AUC and AP per group. */
   window: { fromMs: number, toMs: number }
+  /** After the replay, every replayed event's row and recorded features to this file (.jsonl.gz, accounts-export.ts). */
+  exportTo?: string
 }
 
 export interface AccountsReplayReport {
@@ -103,6 +106,7 @@ export async function replayAccounts (o: AccountsReplayOptions): Promise<Account
     o.testWeeksMs.some(start => timeMs >= start && timeMs < start + 7 * DAY_MS)
   const known = new Map<string, number>()
   const scored: AccountEventScored[] = []
+  const replayedEvents = new Map<string, ReplayedAccountEvent>()
 
   /** Read twice with label noise (replayEvents): what it notes is the same either time. */
   async function * events (): AsyncGenerator<ReplayEvent & { e: AccountEvent }> {
@@ -116,7 +120,13 @@ export async function replayAccounts (o: AccountsReplayOptions): Promise<Account
   const run = runOf(o, 'reported fraud', 'events')
   const { replayed, feedback, wrongLabels, days } = await replayEvents(events, run, ({ e }, d) => {
     if (graded(e.timeMs)) scored.push({ event: e.event, user: e.user ?? '', timeMs: e.timeMs, score: d.score, label: e.fraud, flagged: d.action === 'flag' || d.action === 'reject' })
+    if (o.exportTo !== undefined) replayedEvents.set(d.traceId, { time_ms: e.timeMs, event: e.event, user_id: e.user ?? '', fraud: e.fraud, known_ms: e.fraudKnownMs ?? null, score: d.score })
   })
+  if (o.exportTo !== undefined) {
+    const started = Date.now()
+    const { written, missing } = await exportAccountEvents(o.exportTo, replayedEvents, o)
+    o.progress(`exported ${written} events with their recorded features to ${o.exportTo} in ${Math.round((Date.now() - started) / 1000)} s` + (missing > 0 ? `; ${missing} replayed events not found` : ''))
+  }
   const weeks = o.testWeeksMs.map(start => accountsWeekFigures(scored, known, dayNumber(start)))
   return { replayed, feedback, ...(wrongLabels === undefined ? {} : { wrongLabels }), days, weeks, mean: accountsMeanFigures(weeks), window: windowFigures(scored, o.window.fromMs, o.window.toMs) }
 }

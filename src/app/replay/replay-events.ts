@@ -129,14 +129,19 @@ export function labelsOf (noise: LabelNoise | undefined, counts: LabelCounts): (
  * goes to `header` (when given), not to the rows.
  */
 export async function * readCsvRows (file: string, header?: (names: string[]) => void): AsyncGenerator<string[]> {
-  const source = createReadStream(file)
-  const input = file.endsWith('.gz') ? source.pipe(createGunzip()) : source
-  if (input !== source) source.once('error', err => input.destroy(err)) // pipe() does not pass a read error on
   let first = true
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const line of readLines(file)) {
     if (first) { first = false; header?.(line.split(',')); continue }
     if (line !== '') yield line.split(',')
   }
+}
+
+/** The lines of a text file, gzipped when its name ends with .gz. */
+export function readLines (file: string): AsyncIterable<string> {
+  const source = createReadStream(file)
+  const input = file.endsWith('.gz') ? source.pipe(createGunzip()) : source
+  if (input !== source) source.once('error', err => input.destroy(err)) // pipe() does not pass a read error on
+  return createInterface({ input, crlfDelay: Infinity })
 }
 
 /**
