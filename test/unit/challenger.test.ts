@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkQuality, evaluateChallenger, QUALITY_ROLLBACK_MARGIN } from '../../src/domain/model/challenger.js'
+import { checkQuality, evaluateAgainstServed, evaluateChallenger, QUALITY_ROLLBACK_MARGIN } from '../../src/domain/model/challenger.js'
 import type { Forest } from '../../src/domain/model/gbdt.js'
 
 /** A one-split forest: log-odds 3 when x[f] > t, else -3. */
@@ -28,5 +28,34 @@ describe('champion and challenger', () => {
     expect(1 - worse.champion_ap).toBeGreaterThan(QUALITY_ROLLBACK_MARGIN)
     expect(checkQuality(rows, stump(0, 0.5), stump(1, 0.5)).rollback).toBe(false)
     expect(checkQuality(rows, stump(0, 0.5), stump(0, 0.5)).rollback).toBe(false)
+  })
+
+  describe('first trees against the scores the serving model answered with', () => {
+    /** The rows with served scores: `ranked` puts both frauds first, `muddled` one legitimate row between them. */
+    const served = (scores: number[]) => rows.map((r, i) => ({ ...r, s: scores[i]! }))
+    const ranked = served([0.7, 0.6, 0.1, 0.05])
+    const muddled = served([0.7, 0.2, 0.3, 0.05])
+
+    it('promotes trees that rank the matured decisions better than the served scores did, and on a tie', () => {
+      const e = evaluateAgainstServed(muddled, stump(0, 0.5))
+      expect(e).toMatchObject({ rows: 4, frauds: 2, challenger_ap: 1, promoted: true })
+      expect(e.champion_ap).toBeLessThan(1) // the served scores' weighted average precision
+      expect(evaluateAgainstServed(ranked, stump(0, 0.5))).toMatchObject({ champion_ap: 1, challenger_ap: 1, promoted: true })
+    })
+
+    it('rejects trees that rank them worse', () => {
+      const e = evaluateAgainstServed(ranked, stump(1, 0.5))
+      expect(e).toMatchObject({ rows: 4, frauds: 2, champion_ap: 1, promoted: false })
+      expect(e.challenger_ap).toBeLessThan(1)
+    })
+
+    it('takes the trees\' scores as a decision reports them, to 4 decimals like the served ones: a finer ranking is a tie', () => {
+      // log-odds -12 and -11 both report 0.0000: the trees rank nothing, where the served scores ranked both frauds first
+      const faint: Forest = { base: 0, trees: [{ feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -12, -11] }] }
+      expect(evaluateChallenger(rows, stump(1, 0.5), faint).challenger_ap).toBe(1)
+      const e = evaluateAgainstServed(ranked, faint)
+      expect(e).toMatchObject({ champion_ap: 1, promoted: false })
+      expect(e.challenger_ap).toBeCloseTo(2 / 22)
+    })
   })
 })

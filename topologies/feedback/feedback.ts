@@ -52,7 +52,9 @@ type Learners = Map<string, OpenLearner>
  * Trees: every labelled row also enters a training index by recorded time (frauds all, legitimate rows sampled
  * and weighted back). Every `modelTrees.everyHours` of recorded time a tenant's trees are trained in a worker
  * thread on the index's rows of the `windowDays` before the maturity horizon (where every label is in); the
- * next punctuation publishes them, and from then on they are the tenant's model, the linear one kept learning.
+ * next punctuation publishes them as a challenger, scored in shadow; the first that ranks the decisions matured
+ * after its horizon at least as well as the linear model's served scores did becomes the tenant's model (the
+ * champion, tree-trainer.ts), the linear one kept learning; until then the linear model is published.
  * Rule rollouts with stop conditions are guarded here too (rollout-guard.ts): hits counted as decisions come,
  * precision as they mature.
  */
@@ -72,7 +74,7 @@ export const feedbackTrainer: Topology = {
     const teach = (l: OpenLearner, writes: BatchWrites, trace: string, row: Row, y: 0 | 1) => {
       learn(l.s, row.x, y, row.t)
       row.learned = y
-      if (row.z !== undefined) trees.index(l.scope, writes, trace, row.t, row.z, y)
+      if (row.z !== undefined) trees.index(l.scope, writes, trace, row.t, row.z, y, row.s)
     }
 
     const learnerOf = async (scope: Scope, { writes, local }: Batch<Learners>) => {
@@ -102,7 +104,8 @@ export const feedbackTrainer: Topology = {
       const recordedMs = recordedMsOf(d)
       l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
       if (recordedMs - d.created_ms > lateMs) { onLate(l, writes, d.trace_id, recordedMs); return }
-      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4), v: INPUT_SET.version }
+      // s: the score the service answered with (the model's; rules change only the action), what the first trees must beat
+      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4), v: INPUT_SET.version, s: d.decision.score }
       const hits = await guard.observe(scope, l.runs, d)
       if (hits.length > 0) row.g = hits
       const pending = await readPendingLabel(writes, scope, d.trace_id)
@@ -180,7 +183,8 @@ export const feedbackTrainer: Topology = {
 
     /**
      * Every tenant's trees trained since the last punctuation (and the training index before their window
-     * dropped); then, for a tenant without trees, a new linear version when it learned something since its last.
+     * dropped); then, for a tenant without a trees champion (none trained yet, or none that beat the linear
+     * model's served scores: tree-trainer.ts), a new linear version when it learned something since its last.
      */
     const publish = async ({ writes, emit, afterCommit }: Batch<Learners>) => {
       afterCommit(async () => { trees.reportBusy() })
@@ -189,7 +193,7 @@ export const feedbackTrainer: Topology = {
         const { changed, records } = await trees.publish(scope, s, writes, ctx.clock())
         for (const [topic, record] of records) emit(topic === 'models' ? topics.models : topics.audit, record)
         if (changed) writeLearner(writes, scope, s)
-        if (s.trained === s.publishedAt || (s.treesPublished ?? 0) > 0) continue
+        if (s.trained === s.publishedAt || s.champion !== undefined) continue
         const model = snapshot(s)
         s.published++
         s.publishedAt = s.trained

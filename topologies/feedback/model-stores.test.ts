@@ -48,8 +48,10 @@ describe('feedback stores: models and rows by input name', () => {
 
     writeLearner(writes, scope, learner!)
     writeRow(writes, scope, 'trc_new', { t: 6, x: Array.from(inputValues(features)), z: Array.from(treeValues(features)) })
-    writeTrainingRow(writes, scope, 6, 'trc_new', { z, y: 0, w: 10 })
+    writeTrainingRow(writes, scope, 6, 'trc_new', { z, y: 0, w: 10, s: 0.0123 })
     await state.committer.commit(writes.ops())
+    // the served score is kept; a row stored before has none
+    expect((await trainingRows(state, scope, 0, 10)).map(r => r.s)).toEqual([undefined, 0.0123])
     const raw = async (key: Buffer) => JSON.parse((await state.get(key))!.toString()) as Record<string, unknown>
     expect((await raw(LEARNERS.key(scope.tenant, scope.mode))).inputs).toEqual(LINEAR_INPUTS.map(i => i.name))
     expect((await raw(ROWS.key(scope.tenant, scope.mode, 'trc_new'))).v).toBe(INPUT_SET.version)

@@ -10,13 +10,14 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
  * What the trainer keeps per decision: when the service recorded it (t; the event time in rows kept before
  * recorded_ms), its input values for the linear model (x) and for the trees (z; absent in rows kept before
  * trees) in the order of the lists of input schema version v (src/domain/model/input-schemas.ts; absent: 1),
+ * the score the service answered it with (s: the model's score, decision.score; absent in rows kept before it),
  * the label it was learned with (set when it matured, or later by a chargeback), a label that came before it
  * matured, held until then (h), and the guarded rollout runs one of whose rules it matched (g;
  * rollout-guard.ts) and whether the guard counted it as matured (gm). A late decision (late: 1) keeps only t,
  * so that a label about it is known to be left unlearned rather than waiting for it.
  * Read, x and z are in the current inputs' order (by name, an input added since at its default).
  */
-export interface Row { t: number, x: number[], z?: number[], v?: number, learned?: 0 | 1, h?: 0 | 1, g?: string[], gm?: 1, late?: 1 }
+export interface Row { t: number, x: number[], z?: number[], v?: number, s?: number, learned?: 0 | 1, h?: 0 | 1, g?: string[], gm?: 1, late?: 1 }
 
 /** Each decision's row, by scope and trace id. */
 export const ROWS = namedStore('feedback.rows', TAG.learner, 'r')

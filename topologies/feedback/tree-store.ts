@@ -10,9 +10,10 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
 
 /**
  * A labelled decision in the trees' training index: inputs (in the order of input schema version v's trees
- * list; absent: 1), label, and its weight (1 / its sampling rate). Read, z is in TREE_INPUTS order (by name).
+ * list; absent: 1), label, its weight (1 / its sampling rate) and the score the service answered it with (s;
+ * absent in rows indexed before it was kept). Read, z is in TREE_INPUTS order (by name).
  */
-export interface TrainingRow { z: number[], y: 0 | 1, w: number, v?: number }
+export interface TrainingRow { z: number[], y: 0 | 1, w: number, s?: number, v?: number }
 
 /** The training index: (scope, recorded time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
 export const TRAINING_INDEX = namedStore('feedback.training-index', TAG.learner, 't')

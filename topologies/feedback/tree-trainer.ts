@@ -1,5 +1,5 @@
 import { newId } from '../../src/domain/ids.js'
-import { checkQuality, evaluateChallenger, type ModelEvaluation, type QualityCheck } from '../../src/domain/model/challenger.js'
+import { checkQuality, evaluateAgainstServed, evaluateChallenger, type ModelEvaluation, type QualityCheck, type ServedInputs } from '../../src/domain/model/challenger.js'
 import { baselineOf, binOf, DRIFT_BINS, MIN_LIVE_DECISIONS, MIN_LIVE_SPAN_MS, psi, PSI_ROLLBACK, type ScoreBaseline } from '../../src/domain/model/drift.js'
 import { DEFAULT_TRAINING, predictLogit, type Forest } from '../../src/domain/model/gbdt.js'
 import type { LearnerState } from '../../src/domain/model/learner.js'
@@ -26,8 +26,6 @@ interface Refreshed {
   /** With the challenger's scores on the decisions it was compared on: its baseline if promoted. */
   verdict?: { version: string, evaluation: ModelEvaluation, baseline: ScoreBaseline }
   forest?: Forest
-  /** The new forest's scores on its training rows: its baseline if it becomes the first champion. */
-  baseline?: ScoreBaseline
   rows: number
   frauds: number
 }
@@ -36,6 +34,9 @@ interface Refreshed {
 function scoredBaseline (forest: Forest, rows: readonly TrainingRow[]): ScoreBaseline {
   return baselineOf(rows.map(r => scoreOf(predictLogit(forest, r.z))), rows.map(r => r.w))
 }
+
+/** A training row that kept the score the service answered its decision with. */
+const hasServed = (row: TrainingRow): row is TrainingRow & ServedInputs => row.s !== undefined
 
 /** A trained forest as the model a version names, over the current TREE_INPUTS. */
 const treeModel = (version: string, forest: Forest): TreeModel => ({ kind: 'trees', version, inputs: TREE_INPUTS.map(i => i.name), forest })
@@ -51,10 +52,15 @@ function shareOf (trace: string): number {
  * The trees of every tenant and mode the feedback topology learns for: their training index, their refreshes
  * in a worker thread every `everyHours` of recorded time (when the service recorded the decisions, never their
  * event_time: feedback.ts), and champion and challenger.
- * - The first trees become the champion (the online linear model was the fallback until then).
- * - Each later training is a challenger: it scores in shadow, and once the decisions that matured after its
- *   training horizon hold `minFrauds` frauds, it is compared with the champion on them (evaluateChallenger) and
- *   promoted or rejected. While it waits, no newer challenger is trained.
+ * - Every training is a challenger: it scores in shadow, and once the decisions that matured after its training
+ *   horizon hold `minFrauds` frauds, it is compared on them with the champion (evaluateChallenger) and promoted or
+ *   rejected. While it waits, no newer challenger is trained.
+ * - The first trees have no champion to face: they face the model that serves (the online linear one), on the
+ *   scores the service answered those decisions with (evaluateAgainstServed; rows indexed before served scores
+ *   were kept are left out). Promoted, they are the champion; rejected, the linear model keeps serving and being
+ *   published (feedback.ts), and the refresh that rejected them trains the next first trees, as after a rejected
+ *   challenger. Trees trained on a new tenant's first days see censored history (every customer looks new) and
+ *   may rank fraud worse than the linear model.
  * - A promoted champion rolls back to the champion before it when its live scores drift from those it was
  *   promoted on (population stability index over PSI_ROLLBACK once its live decisions are MIN_LIVE_DECISIONS
  *   over a day of recorded time, src/domain/model/drift.ts), or when its quality does: on the decisions matured since its
@@ -82,9 +88,12 @@ export class TreeTrainer {
     this.busy(this.running.size + this.done.size)
   }
 
-  /** Records a labelled row's inputs in the training index (all frauds, a sample of the rest), or drops it. */
-  index (scope: Scope, writes: BatchWrites, trace: string, t: number, z: number[], y: 0 | 1): void {
-    if (y === 1 || shareOf(trace) < this.negativeRate) writeTrainingRow(writes, scope, t, trace, { z, y, w: y === 1 ? 1 : 1 / this.negativeRate })
+  /**
+   * Records a labelled row's inputs (and the score the service answered it with, when known) in the training
+   * index (all frauds, a sample of the rest), or drops it.
+   */
+  index (scope: Scope, writes: BatchWrites, trace: string, t: number, z: number[], y: 0 | 1, s?: number): void {
+    if (y === 1 || shareOf(trace) < this.negativeRate) writeTrainingRow(writes, scope, t, trace, { z, y, w: y === 1 ? 1 : 1 / this.negativeRate, ...(s === undefined ? {} : { s }) })
     else deleteTrainingRow(writes, scope, t, trace)
   }
 
@@ -114,18 +123,24 @@ export class TreeTrainer {
       }
     }
     let verdict: Refreshed['verdict']
-    if (incumbent !== undefined && challenger !== undefined) {
+    if (challenger !== undefined) {
       const matured = await this.rows(scope, challenger.throughMs, throughMs)
-      if (frauds(matured) < this.settings.minFrauds) return { throughMs, quality, rows: 0, frauds: 0 }
-      const [a, b] = await Promise.all([this.forest(scope, incumbent), this.forest(scope, challenger.version)])
-      if (a !== undefined && b !== undefined) verdict = { version: challenger.version, evaluation: evaluateChallenger(matured, a, b), baseline: scoredBaseline(b, matured) }
+      // The first trees have no champion: they face the scores the serving model answered with, on the rows that kept them.
+      const served = incumbent === undefined ? matured.filter(hasServed) : undefined
+      const compared = served ?? matured
+      if (frauds(compared) < this.settings.minFrauds) return { throughMs, quality, rows: 0, frauds: 0 }
+      const [a, b] = await Promise.all([incumbent === undefined ? undefined : this.forest(scope, incumbent), this.forest(scope, challenger.version)])
+      if (b !== undefined) {
+        const evaluation = served !== undefined ? evaluateAgainstServed(served, b) : a === undefined ? undefined : evaluateChallenger(matured, a, b)
+        if (evaluation !== undefined) verdict = { version: challenger.version, evaluation, baseline: scoredBaseline(b, compared) }
+      }
     }
     const rows = await this.rows(scope, throughMs - this.settings.windowDays * DAY_MS, throughMs)
     const n = frauds(rows)
     if (n < this.settings.minFrauds || n === rows.length) return { throughMs, quality, verdict, rows: rows.length, frauds: n }
     const columns = TREE_INPUTS.map((_, f) => Float64Array.from(rows, r => r.z[f] ?? 0))
     const forest = await trainInWorker({ columns, labels: Uint8Array.from(rows, r => r.y), weights: Float64Array.from(rows, r => r.w) }, DEFAULT_TRAINING)
-    return { throughMs, quality, verdict, forest, baseline: champion === undefined ? scoredBaseline(forest, rows) : undefined, rows: rows.length, frauds: n }
+    return { throughMs, quality, verdict, forest, rows: rows.length, frauds: n }
   }
 
   /** Counts a decision's score (at its recorded time) in its champion's live distribution, when the champion scored it. */
@@ -150,9 +165,9 @@ export class TreeTrainer {
 
   /**
    * Applies a finished refresh of the scope to its learner state `s` (written by the caller): the challenger's
-   * verdict, then the new forest as champion (the first) or challenger; and drops the training index before
-   * the window. Returns the records to emit (models and audit), and whether `s` changed (a refresh that
-   * published nothing still moves its horizon).
+   * verdict, then the new forest as challenger; and drops the training index before the window. Returns the
+   * records to emit (models and audit), and whether `s` changed (a refresh that published nothing still moves
+   * its horizon).
    */
   async publish (scope: Scope, s: LearnerState, writes: BatchWrites, nowMs: number): Promise<{ changed: boolean, records: Array<[topic: 'models' | 'audit', record: LogRecord]> }> {
     const out: Array<['models' | 'audit', LogRecord]> = []
@@ -201,6 +216,7 @@ export class TreeTrainer {
         if (evaluation.promoted) {
           const before = s.champion
           if (before?.previous !== undefined) deleteForest(writes, scope, before.previous.version)
+          // the first champion has none before it to roll back to
           s.champion = { ...s.challenger, promotedThroughMs: done.throughMs, baseline: done.verdict.baseline, previous: before === undefined ? undefined : { version: before.version, throughMs: before.throughMs, baseline: before.baseline } }
           emit(record, 'model.promoted', { ...evaluation })
         } else {
@@ -216,13 +232,8 @@ export class TreeTrainer {
       writeForest(writes, scope, trees.version, { inputs: trees.inputs, forest: done.forest })
       const record: ModelRecord = { tenant_id: scope.tenant, mode: scope.mode, model: trees, trained: s.trained, trained_through_ms: done.throughMs, created_ms: nowMs }
       const training = { rows: done.rows, frauds: done.frauds, trained_through_ms: done.throughMs }
-      if (s.champion === undefined) {
-        s.champion = { version: trees.version, throughMs: done.throughMs, baseline: done.baseline }
-        emit(record, 'model.promoted', training)
-      } else {
-        s.challenger = { version: trees.version, throughMs: done.throughMs }
-        emit({ ...record, role: 'challenger' }, 'model.challenger', training)
-      }
+      s.challenger = { version: trees.version, throughMs: done.throughMs }
+      emit({ ...record, role: 'challenger' }, 'model.challenger', training)
       this.logger.info({ scope, version: trees.version, ...training }, 'trees trained')
     }
     return { changed: true, records: out }

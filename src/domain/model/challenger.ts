@@ -1,17 +1,28 @@
 import { averagePrecision } from '../detection-metrics.js'
 import { predictLogit, type Forest } from './gbdt.js'
-import { round4 } from './model.js'
+import { round4, scoreOf } from './model.js'
 
 /** A labelled decision as the trainer keeps it: the trees' inputs, its label, and the decisions it stands for. */
 export interface LabelledInputs { z: ArrayLike<number>, y: 0 | 1, w: number }
 
+/** A labelled decision with the score the service answered it with (the model's score: rules change the action only). */
+export interface ServedInputs extends LabelledInputs { s: number }
+
 /** How a challenger did against the champion on the same matured decisions (average precision, weighted). */
 export interface ModelEvaluation { rows: number, frauds: number, champion_ap: number, challenger_ap: number, promoted: boolean }
 
-/** Both forests' weighted average precision on the same labelled decisions (scored from their recorded inputs). */
-function compareOn (rows: readonly LabelledInputs[], a: Forest, b: Forest): { rows: number, frauds: number, a: number, b: number } {
-  const scored = (forest: Forest) => rows.map(r => ({ score: predictLogit(forest, r.z), label: r.y, weight: r.w }))
+/** Two scorings' weighted average precision on the same labelled decisions. */
+function compareOn<R extends LabelledInputs> (rows: readonly R[], a: (row: R) => number, b: (row: R) => number): { rows: number, frauds: number, a: number, b: number } {
+  const scored = (score: (row: R) => number) => rows.map(r => ({ score: score(r), label: r.y, weight: r.w }))
   return { rows: rows.length, frauds: rows.reduce((n, r) => n + r.y, 0), a: averagePrecision(scored(a)), b: averagePrecision(scored(b)) }
+}
+
+/** A forest's log-odds of a decision, from its recorded inputs. */
+const logitsOf = (forest: Forest) => (row: LabelledInputs) => predictLogit(forest, row.z)
+
+/** The verdict of a comparison: the challenger (b) is promoted when it does at least as well; the newer model wins ties. */
+function verdictOf ({ a, b, ...counts }: ReturnType<typeof compareOn>): ModelEvaluation {
+  return { ...counts, champion_ap: round4(a), challenger_ap: round4(b), promoted: b >= a }
 }
 
 /**
@@ -20,8 +31,18 @@ function compareOn (rows: readonly LabelledInputs[], a: Forest, b: Forest): { ro
  * precision is at least the champion's: the newer model wins ties.
  */
 export function evaluateChallenger (rows: readonly LabelledInputs[], champion: Forest, challenger: Forest): ModelEvaluation {
-  const { a, b, ...counts } = compareOn(rows, champion, challenger)
-  return { ...counts, champion_ap: round4(a), challenger_ap: round4(b), promoted: b >= a }
+  return verdictOf(compareOn(rows, logitsOf(champion), logitsOf(challenger)))
+}
+
+/**
+ * A tenant's first trees against the model that served (the linear one), pure: on the decisions that matured
+ * after the trees' training horizon, the scores the service answered them with against the trees' scores as a
+ * decision would report them (to 4 decimals, like the served ones). Promoted as a challenger is: at least the
+ * served scores' average precision (`champion_ap`).
+ */
+export function evaluateAgainstServed (rows: readonly ServedInputs[], challenger: Forest): ModelEvaluation {
+  const trees = logitsOf(challenger)
+  return verdictOf(compareOn(rows, r => r.s, r => scoreOf(trees(r))))
 }
 
 /**
@@ -39,6 +60,6 @@ export interface QualityCheck { rows: number, frauds: number, champion_ap: numbe
  * and the champion rolls back when its average precision is more than QUALITY_ROLLBACK_MARGIN below the other's.
  */
 export function checkQuality (rows: readonly LabelledInputs[], champion: Forest, previous: Forest): QualityCheck {
-  const { a, b, ...counts } = compareOn(rows, champion, previous)
+  const { a, b, ...counts } = compareOn(rows, logitsOf(champion), logitsOf(previous))
   return { ...counts, champion_ap: round4(a), previous_ap: round4(b), rollback: b - a > QUALITY_ROLLBACK_MARGIN }
 }

@@ -32,9 +32,13 @@ export interface LearnerState {
   trainedThroughMs: number
   /** Event time up to which the last trees were trained, or tried to be (0: never; absent in older states). */
   treesThroughMs?: number
-  /** Tree versions trained so far: while 0 the linear model is published. */
+  /** Tree versions trained so far (the next is trees-<treesPublished + 1>). */
   treesPublished?: number
-  /** The trees the tenant scores with, and the newer ones in shadow until they are compared (topologies/feedback/tree-trainer.ts). */
+  /**
+   * The trees the tenant scores with (none until the first trees beat the linear model's served scores: while
+   * none, the linear model is published), and the newer ones in shadow until they are compared
+   * (topologies/feedback/tree-trainer.ts).
+   */
   champion?: Champion
   challenger?: TreesVersion
 }
