@@ -65,7 +65,7 @@ describe('model inputs: one table, stored by name', () => {
     const both = MODEL_INPUTS.filter(d => d.use === 'both').map(d => d.name)
     expect(both).toEqual(['ip_reputation_v3', 'new_device', 'email_disposable', 'email_free', 'geo_mismatch', 'consistent_geo', 'sim_swap_confidence',
       'failed_user_24h', 'failed_ip_1h', 'failed_ip24_1h', 'ip_new_to_user', 'updates_24h', 'merchant_new_to_user', 'inflow_senders_30d',
-      'user_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'])
+      'device_cards_24h', 'user_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'])
   })
 
   it('refuses a table whose lists no schema version freezes, naming the entry to append', () => {

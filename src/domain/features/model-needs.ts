@@ -50,6 +50,12 @@ export const MODEL_NEEDS: readonly VelocityNeed[] = [
   ...counts('inflow', '24h', '7d'),
   ...sums('inflow', '24h', '7d'),
   { dimension: 'inflow', aggregate: 'distinct', of: 'user', window: '30d' },
+  // card testing: many cards tried on one device, a card's own bursts and declines
+  { dimension: 'device', aggregate: 'distinct', of: 'card', window: '24h' },
+  ...counts('card', '1h', '24h'),
+  ...counts('failed.card', '24h'),
+  // a takeover's new email
+  { dimension: 'user', aggregate: 'distinct', of: 'email', window: '30d' },
   // onboarding: the email's domain across accounts
   ...counts('email_domain', '24h'),
   { dimension: 'email_domain', aggregate: 'distinct', of: 'user', window: '30d' },

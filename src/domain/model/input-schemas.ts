@@ -60,7 +60,7 @@ const V3: InputSchema = {
   linear: [
     ...V2.linear,
     'failed_user_24h', 'failed_ip_1h', 'failed_ip24_1h', 'ip_new_to_user', 'updates_24h', 'merchant_new_to_user',
-    'inflow_senders_30d', 'user_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'
+    'inflow_senders_30d', 'device_cards_24h', 'user_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'
   ],
   trees: [
     ...V2.trees,
@@ -68,7 +68,8 @@ const V3: InputSchema = {
     'failed_ip_1h', 'failed_ip_24h', 'failed_ip24_1h', 'failed_ip24_24h', 'ip24_count_1h', 'ip24_count_24h',
     'ip24_users_24h', 'ip_new_to_user', 'user_distinct_ip_30d', 'updates_24h', 'updates_7d', 'card_new_to_user',
     'merchant_new_to_user', 'user_distinct_card_30d', 'user_distinct_merchant_30d', 'inflow_count_24h',
-    'inflow_count_7d', 'inflow_sum_7d', 'inflow_senders_30d', 'merchant_senders_30d', 'email_domain_24h',
+    'inflow_count_7d', 'inflow_sum_7d', 'inflow_senders_30d', 'merchant_senders_30d', 'device_cards_24h',
+    'card_count_1h', 'card_count_24h', 'failed_card_24h', 'user_distinct_email_30d', 'email_domain_24h',
     'email_domain_users_30d', 'email_local_length', 'email_local_digits', 'email_local_entropy', 'user_frauds_30d',
     'ip24_frauds_30d', 'inflow_frauds_30d', 'device_frauds_30d'
   ]

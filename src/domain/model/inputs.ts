@@ -209,6 +209,12 @@ export const MODEL_INPUTS: readonly InputDefinition[] = [
   { name: 'inflow_sum_7d', use: 'trees', signal: 'mule_ring', value: f => v(f, 'inflow_sum_7d') },
   { name: 'inflow_senders_30d', use: 'both', signal: 'mule_ring', value: f => beyondOne(f, 'inflow_distinct_user_30d'), bound: LOG_COUNT },
   { name: 'merchant_senders_30d', use: 'trees', signal: 'mule_ring', value: f => v(f, 'merchant_distinct_user_30d') },
+  // card testing: small payments over many cards from one device, a card's bursts and declines
+  { name: 'device_cards_24h', use: 'both', signal: 'card_testing', value: f => beyondOne(f, 'device_distinct_card_24h'), bound: LOG_COUNT },
+  { name: 'card_count_1h', use: 'trees', signal: 'card_testing', value: f => v(f, 'card_count_1h') },
+  { name: 'card_count_24h', use: 'trees', signal: 'card_testing', value: f => v(f, 'card_count_24h') },
+  { name: 'failed_card_24h', use: 'trees', signal: 'card_testing', value: f => v(f, 'failed.card_count_24h') },
+  { name: 'user_distinct_email_30d', use: 'trees', signal: 'recent_account_change', value: f => v(f, 'user_distinct_email_30d') },
   // onboarding: the email's domain across accounts and the shape of its local part (made-up addresses)
   { name: 'email_domain_24h', use: 'trees', signal: 'identity_sharing', value: f => v(f, 'email_domain_count_24h') },
   { name: 'email_domain_users_30d', use: 'trees', signal: 'identity_sharing', value: f => v(f, 'email_domain_distinct_user_30d') },
