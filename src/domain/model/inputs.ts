@@ -70,8 +70,13 @@ const labelledShare = (f: Features, entity: string, window: string) => {
   return n > 0 ? v(f, `label.${entity}_count_${window}`) / n : 0
 }
 
+/** A trees input reading a recorded feature as it is (the input's own name unless another is given). */
+const raw = (name: string, signal: string, feature = name): InputDefinition => ({ name, use: 'trees', signal, value: f => v(f, feature) })
+
 /** The bound of a log-count input: log1p(160,000). */
 const LOG_COUNT = 12
+/** An input both models read as the log-count of a recorded count. */
+const logCount = (name: string, signal: string, feature: string): InputDefinition => ({ name, use: 'both', signal, value: f => log1p(f, feature), bound: LOG_COUNT })
 
 /**
  * Every input. The linear model's take transforms of order 1 (log-counts, flags, capped amounts); the trees'
@@ -178,53 +183,53 @@ export const MODEL_INPUTS: readonly InputDefinition[] = [
   { name: 'travel_kmh', use: 'trees', signal: 'impossible_travel', value: f => v(f, 'travel_kmh') },
   { name: 'sim_swap_confidence', use: 'both', signal: 'sim_swap_confidence', value: f => v(f, 'sim_swap_confidence'), bound: 1 },
   // the kind of event and its outcome: one model for every kind, which splits on it where kinds differ
-  { name: 'event_kind', use: 'trees', signal: 'event_kind', value: f => v(f, 'event_kind') },
-  { name: 'outcome_failed', use: 'trees', signal: 'failed_attempts', value: f => v(f, 'outcome_failed') },
+  raw('event_kind', 'event_kind'),
+  raw('outcome_failed', 'failed_attempts'),
   { name: 'amount_eur', use: 'trees', signal: 'high_amount', value: f => euros(f) },
   // account security: failed attempts by the account, its device, its address and the address's network (a
   // credential-stuffing bot sprays one network over many accounts), the network's traffic, the addresses and
   // changes of the account
-  { name: 'failed_user_1h', use: 'trees', signal: 'failed_attempts', value: f => v(f, 'failed.user_count_1h') },
-  { name: 'failed_user_24h', use: 'both', signal: 'failed_attempts', value: f => log1p(f, 'failed.user_count_24h'), bound: LOG_COUNT },
-  { name: 'failed_device_24h', use: 'trees', signal: 'failed_attempts', value: f => v(f, 'failed.device_count_24h') },
-  { name: 'failed_ip_1h', use: 'both', signal: 'credential_stuffing_ip', value: f => log1p(f, 'failed.ip_count_1h'), bound: LOG_COUNT },
-  { name: 'failed_ip_24h', use: 'trees', signal: 'credential_stuffing_ip', value: f => v(f, 'failed.ip_count_24h') },
-  { name: 'failed_ip24_1h', use: 'both', signal: 'credential_stuffing_ip', value: f => log1p(f, 'failed.ip24_count_1h'), bound: LOG_COUNT },
-  { name: 'failed_ip24_24h', use: 'trees', signal: 'credential_stuffing_ip', value: f => v(f, 'failed.ip24_count_24h') },
-  { name: 'ip24_count_1h', use: 'trees', signal: 'ip_velocity', value: f => v(f, 'ip24_count_1h') },
-  { name: 'ip24_count_24h', use: 'trees', signal: 'ip_velocity', value: f => v(f, 'ip24_count_24h') },
-  { name: 'ip24_users_24h', use: 'trees', signal: 'ip_fan_out', value: f => v(f, 'ip24_distinct_user_24h') },
+  raw('failed_user_1h', 'failed_attempts', 'failed.user_count_1h'),
+  logCount('failed_user_24h', 'failed_attempts', 'failed.user_count_24h'),
+  raw('failed_device_24h', 'failed_attempts', 'failed.device_count_24h'),
+  logCount('failed_ip_1h', 'credential_stuffing_ip', 'failed.ip_count_1h'),
+  raw('failed_ip_24h', 'credential_stuffing_ip', 'failed.ip_count_24h'),
+  logCount('failed_ip24_1h', 'credential_stuffing_ip', 'failed.ip24_count_1h'),
+  raw('failed_ip24_24h', 'credential_stuffing_ip', 'failed.ip24_count_24h'),
+  raw('ip24_count_1h', 'ip_velocity'),
+  raw('ip24_count_24h', 'ip_velocity'),
+  raw('ip24_users_24h', 'ip_fan_out', 'ip24_distinct_user_24h'),
   { name: 'ip_new_to_user', use: 'both', signal: 'new_ip', value: f => v(f, 'ip_new_to_user'), bound: 1 },
-  { name: 'user_distinct_ip_30d', use: 'trees', signal: 'many_ips', value: f => v(f, 'user_distinct_ip_30d') },
-  { name: 'updates_24h', use: 'both', signal: 'recent_account_change', value: f => log1p(f, 'update.user_count_24h'), bound: LOG_COUNT },
-  { name: 'updates_7d', use: 'trees', signal: 'recent_account_change', value: f => v(f, 'update.user_count_7d') },
+  raw('user_distinct_ip_30d', 'many_ips'),
+  logCount('updates_24h', 'recent_account_change', 'update.user_count_24h'),
+  raw('updates_7d', 'recent_account_change', 'update.user_count_7d'),
   // payments and payouts: cards and beneficiaries new to the account, how many it uses, what other accounts
   // paid it (a mule's inflow, from many senders) and how many accounts pay the beneficiary
-  { name: 'card_new_to_user', use: 'trees', signal: 'new_card', value: f => v(f, 'card_new_to_user') },
+  raw('card_new_to_user', 'new_card'),
   { name: 'merchant_new_to_user', use: 'both', signal: 'new_beneficiary', value: f => v(f, 'merchant_new_to_user'), bound: 1 },
-  { name: 'user_distinct_card_30d', use: 'trees', signal: 'many_cards', value: f => v(f, 'user_distinct_card_30d') },
-  { name: 'user_distinct_merchant_30d', use: 'trees', signal: 'many_beneficiaries', value: f => v(f, 'user_distinct_merchant_30d') },
-  { name: 'inflow_count_24h', use: 'trees', signal: 'mule_ring', value: f => v(f, 'inflow_count_24h') },
-  { name: 'inflow_count_7d', use: 'trees', signal: 'mule_ring', value: f => v(f, 'inflow_count_7d') },
-  { name: 'inflow_sum_7d', use: 'trees', signal: 'mule_ring', value: f => v(f, 'inflow_sum_7d') },
+  raw('user_distinct_card_30d', 'many_cards'),
+  raw('user_distinct_merchant_30d', 'many_beneficiaries'),
+  raw('inflow_count_24h', 'mule_ring'),
+  raw('inflow_count_7d', 'mule_ring'),
+  raw('inflow_sum_7d', 'mule_ring'),
   { name: 'inflow_senders_30d', use: 'both', signal: 'mule_ring', value: f => beyondOne(f, 'inflow_distinct_user_30d'), bound: LOG_COUNT },
-  { name: 'merchant_senders_30d', use: 'trees', signal: 'mule_ring', value: f => v(f, 'merchant_distinct_user_30d') },
+  raw('merchant_senders_30d', 'mule_ring', 'merchant_distinct_user_30d'),
   // card testing: small payments over many cards from one device, a card's bursts and declines
   { name: 'device_cards_24h', use: 'both', signal: 'card_testing', value: f => beyondOne(f, 'device_distinct_card_24h'), bound: LOG_COUNT },
-  { name: 'card_count_1h', use: 'trees', signal: 'card_testing', value: f => v(f, 'card_count_1h') },
-  { name: 'card_count_24h', use: 'trees', signal: 'card_testing', value: f => v(f, 'card_count_24h') },
-  { name: 'failed_card_24h', use: 'trees', signal: 'card_testing', value: f => v(f, 'failed.card_count_24h') },
-  { name: 'user_distinct_email_30d', use: 'trees', signal: 'recent_account_change', value: f => v(f, 'user_distinct_email_30d') },
+  raw('card_count_1h', 'card_testing'),
+  raw('card_count_24h', 'card_testing'),
+  raw('failed_card_24h', 'card_testing', 'failed.card_count_24h'),
+  raw('user_distinct_email_30d', 'recent_account_change'),
   // onboarding: the email's domain across accounts and the shape of its local part (made-up addresses)
-  { name: 'email_domain_24h', use: 'trees', signal: 'identity_sharing', value: f => v(f, 'email_domain_count_24h') },
-  { name: 'email_domain_users_30d', use: 'trees', signal: 'identity_sharing', value: f => v(f, 'email_domain_distinct_user_30d') },
-  { name: 'email_local_length', use: 'trees', signal: 'machine_email', value: f => v(f, 'email_local_length') },
-  { name: 'email_local_digits', use: 'trees', signal: 'machine_email', value: f => v(f, 'email_local_digits') },
-  { name: 'email_local_entropy', use: 'trees', signal: 'machine_email', value: f => v(f, 'email_local_entropy') },
+  raw('email_domain_24h', 'identity_sharing', 'email_domain_count_24h'),
+  raw('email_domain_users_30d', 'identity_sharing', 'email_domain_distinct_user_30d'),
+  raw('email_local_length', 'machine_email'),
+  raw('email_local_digits', 'machine_email'),
+  raw('email_local_entropy', 'machine_email'),
   // frauds already known along the links: the account's own, its network's, those paid to it, its device's
-  { name: 'user_frauds_30d', use: 'both', signal: 'linked_to_fraud', value: f => log1p(f, 'label.user_count_30d'), bound: LOG_COUNT },
-  { name: 'ip24_frauds_30d', use: 'trees', signal: 'linked_to_fraud', value: f => v(f, 'label.ip24_count_30d') },
-  { name: 'inflow_frauds_30d', use: 'both', signal: 'linked_to_fraud', value: f => log1p(f, 'label.inflow_count_30d'), bound: LOG_COUNT },
+  logCount('user_frauds_30d', 'linked_to_fraud', 'label.user_count_30d'),
+  raw('ip24_frauds_30d', 'linked_to_fraud', 'label.ip24_count_30d'),
+  logCount('inflow_frauds_30d', 'linked_to_fraud', 'label.inflow_count_30d'),
   { name: 'device_frauds_30d', use: 'both', signal: 'linked_to_fraud', value: f => log1p(f, 'label.device_count_30d'), bound: LOG_COUNT }
 ]
 
