@@ -1,4 +1,5 @@
 import type { ScoreRequest } from '../decision/types.js'
+import ipaddr from 'ipaddr.js'
 import { emailDomain } from './identity.js'
 
 /**
@@ -52,9 +53,9 @@ export const LABEL_PREFIX = 'label.'
  * `metadata.outcome` is a failure (FAILED_OUTCOMES: a failed login, a declined payment); `update.<dimension>` by
  * `account_update` events (an email, phone or password change).
  */
-export const FAILED_PREFIX = 'failed.'
-export const UPDATE_PREFIX = 'update.'
-export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'declined', 'failure', 'denied'])
+const FAILED_PREFIX = 'failed.'
+const UPDATE_PREFIX = 'update.'
+const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'declined', 'failure', 'denied'])
 const FILTERS = [LABEL_PREFIX, FAILED_PREFIX, UPDATE_PREFIX] as const
 
 /** A dimension without its filter prefix (label., failed., update.). */
@@ -84,8 +85,6 @@ export function isDimension (d: string): boolean {
   return isCountedDimension(unfiltered(d))
 }
 
-export const isLabelDimension = (d: string) => d.startsWith(LABEL_PREFIX)
-
 /** Whether a request adds itself to a dimension's counts (labels and aliases never; filtered ones when they match). */
 export function countedBy (request: ScoreRequest, d: string): boolean {
   if (d.startsWith(LABEL_PREFIX) || Object.hasOwn(ALIASES, d)) return false
@@ -97,21 +96,25 @@ export function countedBy (request: ScoreRequest, d: string): boolean {
 /** The dimension whose records a dimension reads: an alias's (inflow: merchant, label.inflow: label.merchant), else its own. */
 export function recordDimension (d: string): string {
   const base = unfiltered(d)
-  const alias = ALIASES[base]
-  return alias === undefined ? d : d.slice(0, d.length - base.length) + alias
+  return Object.hasOwn(ALIASES, base) ? d.slice(0, d.length - base.length) + ALIASES[base] : d
 }
 
 export const isWindow = (w: string): w is Window => Object.hasOwn(WINDOWS, w)
 
-/** An IP's network: the first `octets` of an IPv4 address, or the first `octets` + 0 groups of an IPv6 one (/48, /32). */
+/**
+ * An IP's network: the first 3 (or 2) octets of an IPv4 address (an IPv4-mapped IPv6 one included), or the first
+ * 3 (or 2) groups of an IPv6 one, a /48 (or /32). Undefined for what is not an address.
+ */
 function network (ip: string | undefined, octets: 2 | 3): string | undefined {
   if (ip === undefined) return undefined
-  if (ip.includes(':')) {
-    const groups = ip.split(':')
-    return groups.length >= octets ? `${groups.slice(0, octets).join(':')}::/${octets === 3 ? 48 : 32}` : undefined
+  if (!ip.includes(':')) {
+    const parts = ip.split('.')
+    return parts.length === 4 ? `${parts.slice(0, octets).join('.')}/${octets * 8}` : undefined
   }
-  const parts = ip.split('.')
-  return parts.length === 4 ? `${parts.slice(0, octets).join('.')}/${octets * 8}` : undefined
+  if (!ipaddr.IPv6.isValid(ip)) return undefined
+  const v6 = ipaddr.IPv6.parse(ip)
+  if (v6.isIPv4MappedAddress()) return network(v6.toIPv4Address().toString(), octets)
+  return `${v6.parts.slice(0, octets).map(p => p.toString(16)).join(':')}::/${octets * 16}`
 }
 
 /** The value a request has for a dimension, if any (numbers in custom keys count as their decimal text). */
