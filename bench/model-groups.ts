@@ -28,6 +28,9 @@ import { TREE_INPUTS, treeValues } from '../src/domain/model/inputs.js'
 const file = process.env.ACCOUNTS_EXPORT
 if (file === undefined || file === '') throw new Error('ACCOUNTS_EXPORT: the file bench:accounts wrote with ACCOUNTS_EXPORT')
 const negativeShare = Number(process.env.MODEL_NEGATIVE_SAMPLE_PERCENT ?? 10) / 100
+/** Another training window than the protocol's (all from day 7 up to the midnight): its days, and how many days before the midnight it ends. */
+const windowDays = process.env.OFFLINE_WINDOW_DAYS === undefined ? undefined : Number(process.env.OFFLINE_WINDOW_DAYS)
+const lagDays = process.env.OFFLINE_LAG_DAYS === undefined ? undefined : Number(process.env.OFFLINE_LAG_DAYS)
 const count = (n: number) => n.toLocaleString('en-US')
 
 interface Row extends TrainingEvent { traceId: string, user: string, fraud: 0 | 1, serviceScore: number, x: Float64Array }
@@ -51,6 +54,7 @@ console.log(`At each test week's first midnight, trees are trained (DEFAULT_TRAI
   `${TREE_INPUTS.length} tree inputs) on the events from day ${BASELINE_FIRST_TRAINING_DAY} (${isoDay(firstDay + BASELINE_FIRST_TRAINING_DAY)}) up to it, ` +
   `labelled 1 when their fraud is known before it. Sampled: of the rows labelled 0 (legitimate, or a fraud not known yet), ${Math.round(100 * negativeShare)} % ` +
   `(every ${Math.round(1 / negativeShare)}th event in event-time order, the same rows for both ways), weighted ${+(1 / negativeShare).toFixed(2)}; every known fraud is kept.`)
+if (windowDays !== undefined || lagDays !== undefined) console.log(`Not the protocol's window: ${windowDays ?? 'all the'} days ending ${lagDays ?? 0} days before each midnight (OFFLINE_WINDOW_DAYS, OFFLINE_LAG_DAYS).`)
 const skipped = weeks.filter(w => !graded.includes(w))
 if (skipped.length > 0) console.log(`(test weeks not held whole by the export or without a training day before them, not graded: ${skipped.map(isoDay).join(', ')})`)
 
@@ -74,7 +78,7 @@ const byMethod: Record<typeof methods[number], AccountsWeekFigures[]> = { 'servi
 
 for (const week of graded) {
   const midnightMs = week * DAY_MS
-  const selection = { fileStartMs: firstDay * DAY_MS, midnightMs, keepNegative, negativeWeight: 1 / negativeShare }
+  const selection = { fileStartMs: firstDay * DAY_MS, midnightMs, keepNegative, negativeWeight: 1 / negativeShare, windowDays, lagDays }
   const test = rows.filter(r => r.timeMs >= midnightMs && r.timeMs < midnightMs + WEEK_DAYS * DAY_MS)
   const one = trained(trainingRows(rows, selection))
   const perGroup = new Map([...new Set(test.map(r => modelGroupOf(r.event)))].map(g => [g, trained(trainingRows(rows, { ...selection, group: g }))]))

@@ -29,16 +29,24 @@ export interface TrainingSelection {
   negativeWeight: number
   /** Only the events of this model group (modelGroupOf); every event when undefined. */
   group?: EventGroup
+  /**
+   * Another protocol, for comparison with the service's own: only the events of the `windowDays` (all from day 7
+   * when undefined) ending `lagDays` (0 when undefined) before the midnight, as the service trains on the window
+   * before its maturity horizon.
+   */
+  windowDays?: number
+  lagDays?: number
 }
 
 export interface TrainingRow { index: number, label: 0 | 1, weight: number }
 
 /** The rows (indexes into `events`) a model retrained at `midnightMs` trains on, with their labels and weights. */
 export function trainingRows (events: readonly TrainingEvent[], s: TrainingSelection): TrainingRow[] {
-  const fromMs = s.fileStartMs + BASELINE_FIRST_TRAINING_DAY * DAY_MS
+  const toMs = s.midnightMs - (s.lagDays ?? 0) * DAY_MS
+  const fromMs = Math.max(s.fileStartMs + BASELINE_FIRST_TRAINING_DAY * DAY_MS, s.windowDays === undefined ? -Infinity : toMs - s.windowDays * DAY_MS)
   const rows: TrainingRow[] = []
   events.forEach((e, index) => {
-    if (e.timeMs < fromMs || e.timeMs >= s.midnightMs || (s.group !== undefined && modelGroupOf(e.event) !== s.group)) return
+    if (e.timeMs < fromMs || e.timeMs >= toMs || (s.group !== undefined && modelGroupOf(e.event) !== s.group)) return
     if (e.knownMs !== undefined && e.knownMs < s.midnightMs) rows.push({ index, label: 1, weight: 1 })
     else if (s.keepNegative(index)) rows.push({ index, label: 0, weight: s.negativeWeight })
   })

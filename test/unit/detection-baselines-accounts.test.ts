@@ -39,6 +39,15 @@ describe('the baselines\' training sets (account events)', () => {
     expect(Array.from({ length: 5 }, (_, i) => i).filter(systematicSample(1))).toHaveLength(5)
   })
 
+  it('another window for comparison: the days ending some days before the midnight, as the service trains', () => {
+    const rows = (windowDays?: number, lagDays?: number) => trainingRows(events, { fileStartMs: START, midnightMs: START + 14 * DAY_MS, keepNegative: all, negativeWeight: 1, windowDays, lagDays }).map(r => [r.index, r.label])
+    // days 10..12 (three days ending a day before day 14's midnight; day 13 left out)
+    expect(rows(3, 1)).toEqual([[3, 0], [4, 1]])
+    // a window reaching before day 7 starts at day 7; no lag: up to the midnight
+    expect(rows(30)).toEqual(rows())
+    expect(rows(undefined, 4)).toEqual([[1, 1], [2, 0]])
+  })
+
   it('one model per event group: login with account_update, the others alone', () => {
     expect(['login', 'account_update', 'payment', 'payout', 'signup', 'refund'].map(modelGroupOf))
       .toEqual(['login+account_update', 'login+account_update', 'payment', 'payout', 'signup', 'all'])
