@@ -150,7 +150,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     recordedTime: recordedTime(env.RECORDED_TIME),
     modelTrees: {
       everyHours: int(env, 'MODEL_RETRAIN_HOURS', 6, 1, 8760),
-      windowDays: int(env, 'MODEL_TRAINING_DAYS', 21, 1, 365),
+      windowDays: int(env, 'MODEL_TRAINING_DAYS', 90, 1, 365),
       minFrauds: int(env, 'MODEL_MIN_FRAUDS', 30, 1, 1_000_000),
       negativeSamplePercent: int(env, 'MODEL_NEGATIVE_SAMPLE_PERCENT', 10, 1, 100)
     },
