@@ -19,7 +19,7 @@ import path from 'node:path'
 import { labelNoiseOf } from '../src/app/replay/replay-events.js'
 import { replay, type ReplayReport } from '../src/app/replay/replay.js'
 import { formatFigure as f, noiseComparisonLines, reportLines } from '../src/app/replay/report.js'
-import { isoDay } from '../src/domain/detection-protocol.js'
+import { DAY_MS, isoDay } from '../src/domain/detection-protocol.js'
 import { OPERATOR_TOKEN, replayCleanAndNoisy } from './service.js'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -27,6 +27,8 @@ const file = process.env.DETECTION_FILE ?? path.resolve(root, '../shared/bench/h
 const day = (iso: string) => Date.parse(iso + 'T00:00:00Z')
 const weeks = (process.env.DETECTION_WEEKS ?? '2018-08-08,2018-08-15,2018-08-22,2018-08-29').split(',')
 const KEY = 'sk_test_detectionbenchkey0000000'
+const fromMs = day(process.env.DETECTION_FROM ?? '2018-07-01')
+const toMs = day(process.env.DETECTION_TO ?? '2018-09-05')
 
 const noise = labelNoiseOf(process.env)
 const runs = await replayCleanAndNoisy('detection', KEY, noise, (url, labelNoise) => replay({
@@ -34,8 +36,9 @@ const runs = await replayCleanAndNoisy('detection', KEY, noise, (url, labelNoise
   url,
   key: KEY,
   operatorToken: OPERATOR_TOKEN,
-  fromMs: day(process.env.DETECTION_FROM ?? '2018-07-01'),
-  toMs: day(process.env.DETECTION_TO ?? '2018-09-05'),
+  fromMs,
+  toMs,
+  window: { fromMs: day(process.env.DETECTION_WINDOW_FROM ?? isoDay(fromMs / DAY_MS)), toMs: day(process.env.DETECTION_WINDOW_TO ?? isoDay(toMs / DAY_MS)) },
   testWeeksMs: weeks.map(day),
   feedbackDelayMs: 7 * 86_400_000,
   batchSize: 500,

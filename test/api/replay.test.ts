@@ -26,9 +26,14 @@ describe('replay of historical transactions', () => {
     const day = (s: string) => Date.parse(s + 'T00:00:00Z')
     const report = await replay({
       file, url: app.address!, key: TEST_KEY, fromMs: day('2018-08-01'), toMs: day('2018-08-13'), testWeeksMs: [day('2018-08-11')],
-      periods: { trainDays: 7, delayDays: 7, testDays: 2 }, feedbackDelayMs: 7 * 86_400_000, batchSize: 25, progress: () => {}
+      periods: { trainDays: 7, delayDays: 7, testDays: 2 }, feedbackDelayMs: 7 * 86_400_000, batchSize: 25, progress: () => {},
+      window: { fromMs: day('2018-08-11'), toMs: day('2018-08-13') }
     })
     expect(report.replayed).toBe(144)
+    // the graded window: every transaction of the test days (24: the week's 17 and the 7 of cards it drops as
+    // known compromised), their 2 frauds, the rest legitimate
+    expect(report.window).toMatchObject({ events: 24, frauds: 2, legitimate: 22 })
+    expect(report.window!.legitimateFlagged).toBeLessThanOrEqual(22)
     // Frauds of 08-01..08-05 are at least 7 days older than the last replayed transaction (08-12 19:00).
     expect(report.feedback).toBe(5)
     // Training week 07-28..08-03 knows customers 0-2; the second test day also knows 08-04's (customer 3).

@@ -1,5 +1,6 @@
 import type { CardScored } from '../../domain/detection-metrics.js'
 import { BOOK_PERIODS, dayNumber, meanFigures, weekFigures, type ProtocolPeriods, type WeekFigures } from '../../domain/detection-protocol.js'
+import { windowFigures, type AccountEventScored, type WindowFigures } from '../../domain/detection-protocol-accounts.js'
 import { readCsvRows, replayEvents, runOf, type ReplayEvent, type ReplayOptionsBase, type WrongLabels } from './replay-events.js'
 
 /** One row of the handbook data set (see docs/detection-protocol-cards.md). */
@@ -9,9 +10,11 @@ export interface ReplayOptions extends ReplayOptionsBase {
   periods?: ProtocolPeriods
   /** Labels reach the service this long after the transaction (the book: 7 days). */
   feedbackDelayMs: number
+  /** A window graded as a whole (ms, the end exclusive): legitimate transactions flagged or rejected, AUC, AP. */
+  window?: { fromMs: number, toMs: number }
 }
 
-export interface ReplayReport { replayed: number, feedback: number, wrongLabels?: WrongLabels, weeks: WeekFigures[], mean: { auc: number, ap: number, cardPrecision100: number } }
+export interface ReplayReport { replayed: number, feedback: number, wrongLabels?: WrongLabels, weeks: WeekFigures[], mean: { auc: number, ap: number, cardPrecision100: number }, window?: WindowFigures }
 
 export async function * readHandbookCsv (file: string): AsyncGenerator<HistoricalTransaction> {
   for await (const [id, time, customer, terminal, amount, fraud] of readCsvRows(file)) {
@@ -47,10 +50,15 @@ export async function replay (o: ReplayOptions): Promise<ReplayReport> {
     }
   }
   const run = runOf(o, 'chargeback', 'transactions')
+  const inWindow: AccountEventScored[] = []
   const { replayed, feedback, wrongLabels } = await replayEvents(transactions, run, ({ t }, d) => {
     const day = dayNumber(t.timeMs)
     if (isTestDay(day)) measured.push({ day, card: t.customer, score: d.score, label: t.fraud })
+    if (o.window !== undefined && t.timeMs >= o.window.fromMs && t.timeMs < o.window.toMs) {
+      inWindow.push({ event: 'payment', user: t.customer, timeMs: t.timeMs, score: d.score, label: t.fraud, flagged: d.action === 'flag' || d.action === 'reject' })
+    }
   })
   const weeks = testDays.map(start => weekFigures(measured, fraudCards, start, periods))
-  return { replayed, feedback, ...(wrongLabels === undefined ? {} : { wrongLabels }), weeks, mean: meanFigures(weeks) }
+  const window = o.window === undefined ? {} : { window: windowFigures(inWindow, o.window.fromMs, o.window.toMs) }
+  return { replayed, feedback, ...(wrongLabels === undefined ? {} : { wrongLabels }), weeks, mean: meanFigures(weeks), ...window }
 }

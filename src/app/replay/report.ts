@@ -1,4 +1,4 @@
-import { isoDay } from '../../domain/detection-protocol.js'
+import { DAY_MS, isoDay } from '../../domain/detection-protocol.js'
 import type { LabelNoise, WrongLabels } from './replay-events.js'
 import type { ReplayReport } from './replay.js'
 
@@ -22,6 +22,12 @@ export function reportLines (report: ReplayReport): string[] {
     lines.push(`week                             ${formatFigure(week.auc)}  ${formatFigure(week.ap)}  ${formatFigure(week.cardPrecision100)}`)
   }
   if (report.weeks.length > 1) lines.push('', `mean of ${report.weeks.length} test weeks             ${formatFigure(report.mean.auc)}  ${formatFigure(report.mean.ap)}  ${formatFigure(report.mean.cardPrecision100)}`)
+  const w = report.window
+  if (w !== undefined) {
+    const share = Number.isNaN(w.legitimateFlaggedShare) ? 'n/a' : `${(100 * w.legitimateFlaggedShare).toFixed(2)} %`
+    lines.push('', `graded window ${isoDay(Math.floor(w.fromMs / DAY_MS))}..${isoDay(Math.ceil(w.toMs / DAY_MS) - 1)}: ${w.events} transactions, ${w.frauds} frauds; ` +
+      `legitimate transactions flagged or rejected: ${w.legitimateFlagged} of ${w.legitimate} (${share}); AUC ${formatFigure(w.groups.all.auc).trim()}, AP ${formatFigure(w.groups.all.ap).trim()}`)
+  }
   return lines
 }
 
