@@ -7,6 +7,7 @@ import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
 import { type ServiceEvent, parseEvent } from '../../src/domain/records/events.js'
 
 const brokers = await kafkaBrokersOrSkip('topologies scaled to two instances on Kafka')
+const DAY = 86_400_000
 
 /** Members of a consumer group once it is stable. */
 async function stableMembers (admin: Admin, group: string): Promise<number> {
@@ -36,10 +37,13 @@ describe.skipIf(brokers === undefined)('async-scorer and feedback with two insta
     await api?.close()
   })
 
-  it('finds every link and learns every label, as one instance would', async () => {
+  it('finds every link and learns every label and decision, as one instance would', async () => {
     const prefix = `${uniqueName('x')}.`
-    const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: prefix, DEFAULT_TENANT_ID: 'ten_scaled', MODEL_PUBLISH_INTERVAL_MS: '200' }
-    api = await startTestApp({ ...env, TOPOLOGIES: 'none' })
+    const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: prefix, DEFAULT_TENANT_ID: 'ten_scaled', MODEL_PUBLISH_INTERVAL_MS: '200', LABEL_MATURITY_DAYS: '1' }
+    // The API records decisions by its clock: two days back, so that moving it on a day and a half matures them
+    // (labels are learned when their decision matures) without stamping a record in the broker's future.
+    let now = Date.now() - 2 * DAY
+    api = await startTestApp({ ...env, TOPOLOGIES: 'none' }, { clock: () => now })
     admin = new Kafka({ clientId: 'scale-out-test', brokers: brokers!, logLevel: logLevel.NOTHING }).admin()
     await admin.connect()
     for (const name of ['async-scorer', 'async-scorer', 'feedback', 'feedback', 'case-opener']) {
@@ -76,11 +80,16 @@ describe.skipIf(brokers === undefined)('async-scorer and feedback with two insta
         const id = await eventually(async () => (await call('POST', '/v1/cases', { trace_id: trace, reason: 'chargeback' })).json().id, 30000, 'case opened')
         expect((await call('POST', `/v1/cases/${id}/disposition`, { outcome: 'fraud', analyst: 'ana' })).statusCode).toBe(200)
       }
+      // A day and a half on, one more decision moves the tenant's watermark: the 24 before it mature, the 6
+      // labelled ones as frauds, the others as legitimate, all in the tenant's one trainer (two would split them).
+      now += 1.5 * DAY
+      await call('POST', '/v1/score', { event: 'payment', amount: 40, user_id: 'watermark' })
+      const decisions = 2 * pairs
       const model = await eventually(async () => {
         const m = (await call('GET', '/v1/risk_settings')).json().model
-        return m.trained_labels >= labelled.length ? m : undefined
-      }, 60000, 'a model that learned every label')
-      expect(model.trained_labels).toBe(labelled.length)
+        return m.trained_labels >= decisions ? m : undefined
+      }, 60000, 'a model that learned every decision')
+      expect(model.trained_labels).toBe(decisions)
     } catch (err) {
       console.log(`${events.length} events`, events.map(e => e.type + ' ' + JSON.stringify(e.data)).join('\n'))
       for (const [g, t] of [['async-scorer-repartition', 'decisions'], ['async-scorer', 'async-scorer-by-tenant'], ['feedback-repartition', 'decisions'], ['feedback-trainer', 'feedback-by-tenant']]) {
