@@ -72,4 +72,20 @@ describe('gradient-boosted trees', () => {
     const all = train(set, { ...options, subsample: 1, colsample: 1 })
     expect(train(set, { ...options, subsample: 1, colsample: 1, seed: 8 })).toEqual(all)
   })
+
+  it('bound each leaf\'s step with maxDeltaStep: rare fraud, whose Newton steps are huge, moves a leaf by at most learningRate x maxDeltaStep', () => {
+    // 1 fraud in 200, as a tenant's training index holds them: legitimate rows sampled 1 in 10 and weighted 10
+    const next = random(3)
+    const rows = 20000
+    const x = Array.from({ length: rows }, () => [next(), next()])
+    const labels = Uint8Array.from(x, r => r[0]! > 0.995 ? 1 : 0)
+    const rare: TrainingSet = { columns: [0, 1].map(f => Float64Array.from(x, r => r[f]!)), labels, weights: Float64Array.from(labels, y => y === 1 ? 1 : 10) }
+    const rareOptions = { ...options, learningRate: 0.1 }
+    const largest = (f: ReturnType<typeof train>) => Math.max(...f.trees.flatMap(t => t.value.map(Math.abs)))
+    expect(largest(train(rare, rareOptions))).toBeGreaterThan(1)
+    const bounded = train(rare, { ...rareOptions, maxDeltaStep: 3 })
+    expect(largest(bounded)).toBeLessThanOrEqual(0.3 + 1e-12)
+    // still learns the rule
+    expect(predictLogit(bounded, [0.999, 0.5])).toBeGreaterThan(predictLogit(bounded, [0.5, 0.5]) + 5)
+  })
 })

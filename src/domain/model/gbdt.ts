@@ -31,6 +31,13 @@ export interface TrainOptions {
   lambda: number
   /** Smallest sum of hessians (weighted p(1-p)) a child may have. */
   minChildWeight: number
+  /**
+   * The largest step a leaf takes in log-odds before the learning rate (LightGBM's and XGBoost's max_delta_step;
+   * 0 or absent: none). With rare fraud a leaf's Newton step -G/(H+lambda) is huge (the hessian p(1-p) of a
+   * fraud is about the fraud rate), so one tree can move a leaf by 10 in log-odds and the forest depends on
+   * which rows and inputs the first trees drew (docs/detection.md, "Unbounded leaf steps").
+   */
+  maxDeltaStep?: number
   /** Most quantile bins per feature (at most 65,536). */
   bins: number
   /** Share of the rows each tree is grown on, drawn anew per tree (stochastic gradient boosting); 1: all. */
@@ -41,7 +48,7 @@ export interface TrainOptions {
   seed: number
 }
 
-export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, bins: 256, subsample: 0.8, colsample: 0.8, seed: 1 }
+export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, maxDeltaStep: 3, bins: 256, subsample: 0.8, colsample: 0.8, seed: 1 }
 
 /** The indexes below `n` each kept with probability `share` (all of them at 1; at least one). */
 function draw (n: number, share: number, next: () => number): Int32Array {
@@ -151,7 +158,9 @@ function growTree (binned: BinnedColumn[], grad: Float64Array, hess: Float64Arra
   const leafOf = new Int32Array(grad.length)
   const addNode = (g: number, h: number) => {
     tree.feature.push(-1); tree.threshold.push(0); tree.left.push(-1); tree.right.push(-1)
-    tree.value.push(-o.learningRate * g / (h + o.lambda))
+    const step = -g / (h + o.lambda)
+    const cap = o.maxDeltaStep ?? 0
+    tree.value.push(o.learningRate * (cap > 0 ? Math.max(-cap, Math.min(cap, step)) : step))
     return tree.value.length - 1
   }
   let g = 0
