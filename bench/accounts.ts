@@ -47,7 +47,7 @@ for (const { report, seconds, noise: labelNoise } of runs) {
   printRun(report, seconds)
 }
 
-if (noise !== undefined) {
+if (noise !== undefined && runs.length === 2) {
   const [clean, noisy] = runs.map(r => r.report) as [AccountsReplayReport, AccountsReplayReport]
   const means = clean.weeks.length === 0 ? [] : [
     ...EVENT_GROUPS.map(g => ({ name: `mean of ${clean.weeks.length} test weeks, AP ${g}`, clean: clean.mean.groups[g].ap, noisy: noisy.mean.groups[g].ap })),

@@ -62,7 +62,7 @@ for (const { report, seconds, noise: labelNoise } of runs) {
   row('handbook tuned XGBoost (mean of 4 test weeks)', 0.869, 0.687, 0.303)
 }
 
-if (noise !== undefined) {
+if (noise !== undefined && runs.length === 2) {
   const [clean, noisy] = runs.map(r => r.report) as [ReplayReport, ReplayReport]
   const figures = (name: string, c: { auc: number, ap: number, cardPrecision100: number }, n: typeof c) =>
     [{ name: `${name} AUC`, clean: c.auc, noisy: n.auc }, { name: `${name} AP`, clean: c.ap, noisy: n.ap }, { name: `${name} CP@100`, clean: c.cardPrecision100, noisy: n.cardPrecision100 }]
