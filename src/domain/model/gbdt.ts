@@ -48,7 +48,7 @@ export interface TrainOptions {
   seed: number
 }
 
-export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 4, learningRate: 0.1, lambda: 1, minChildWeight: 1, maxDeltaStep: 3, bins: 256, subsample: 0.8, colsample: 0.8, seed: 1 }
+export const DEFAULT_TRAINING: TrainOptions = { trees: 150, depth: 5, learningRate: 0.1, lambda: 1, minChildWeight: 1, maxDeltaStep: 3, bins: 256, subsample: 0.8, colsample: 0.8, seed: 1 }
 
 /** The indexes below `n` each kept with probability `share` (all of them at 1; at least one). */
 function draw (n: number, share: number, next: () => number): Int32Array {
