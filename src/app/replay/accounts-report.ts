@@ -1,15 +1,14 @@
 import { EVENT_GROUPS, type AccountsWeekFigures, type WindowFigures } from '../../domain/detection-protocol-accounts.js'
-import { isoDay, DAY_MS } from '../../domain/detection-protocol.js'
+import { isoDay } from '../../domain/detection-protocol.js'
 import type { AccountsReplayReport } from './accounts.js'
-import { feedbackLine, formatFigure as f } from './report.js'
+import { feedbackLine, formatFigure as f, windowCounts, windowHeading } from './report.js'
 
-const percent = (x: number) => Number.isNaN(x) ? 'n/a' : (100 * x).toFixed(2) + ' %'
 const count = (n: number, width: number) => String(n).padStart(width)
 
 /** A window's lines: its events, legitimate events flagged or rejected, AUC and AP per group. */
 function windowLines (w: WindowFigures): string[] {
   const lines = [
-    `${w.events} events, ${w.frauds} frauds; legitimate events flagged or rejected: ${w.legitimateFlagged} of ${w.legitimate} (${percent(w.legitimateFlaggedShare)})`,
+    windowCounts(w, 'events'),
     `${'group'.padEnd(22)}  events  frauds     AUC      AP`
   ]
   for (const g of EVENT_GROUPS) {
@@ -40,6 +39,6 @@ export function accountsReportLines (report: AccountsReplayReport): string[] {
     lines.push(`account precision@100: ${f(report.mean.accountPrecision100).trim()}`)
   }
   const w = report.window
-  lines.push('', `graded window ${isoDay(Math.floor(w.fromMs / DAY_MS))}..${isoDay(Math.ceil(w.toMs / DAY_MS) - 1)}: ${windowLines(w)[0]}`, ...windowLines(w).slice(1))
+  lines.push('', `${windowHeading(w)}: ${windowLines(w)[0]}`, ...windowLines(w).slice(1))
   return lines
 }

@@ -1,9 +1,20 @@
 import { DAY_MS, isoDay } from '../../domain/detection-protocol.js'
+import type { WindowFigures } from '../../domain/detection-protocol-accounts.js'
 import type { LabelNoise, WrongLabels } from './replay-events.js'
 import type { ReplayReport } from './replay.js'
 
 /** A metric as the reports print it: three decimals, `n/a` when undefined (a class missing). */
 export const formatFigure = (x: number) => Number.isNaN(x) ? '   n/a' : x.toFixed(3).padStart(6)
+
+/** A share as the reports print it: a percentage to two decimals, `n/a` when undefined (nothing to share). */
+const percent = (x: number) => Number.isNaN(x) ? 'n/a' : (100 * x).toFixed(2) + ' %'
+
+/** A graded window's days, as both reports head it (`graded window 2025-01-06..2025-04-06`). */
+export const windowHeading = (w: WindowFigures) => `graded window ${isoDay(Math.floor(w.fromMs / DAY_MS))}..${isoDay(Math.ceil(w.toMs / DAY_MS) - 1)}`
+
+/** A window's (or test week's) counts: its events, frauds and the legitimate ones flagged or rejected. */
+export const windowCounts = (w: WindowFigures, noun: string) =>
+  `${w.events} ${noun}, ${w.frauds} frauds; legitimate ${noun} flagged or rejected: ${w.legitimateFlagged} of ${w.legitimate} (${percent(w.legitimateFlaggedShare)})`
 
 /** The first line of a replay's report: what it replayed and fed back, and the labels sent wrong on purpose. */
 export function feedbackLine (report: { replayed: number, feedback: number, wrongLabels?: WrongLabels }, noun: string): string {
@@ -23,11 +34,7 @@ export function reportLines (report: ReplayReport): string[] {
   }
   if (report.weeks.length > 1) lines.push('', `mean of ${report.weeks.length} test weeks             ${formatFigure(report.mean.auc)}  ${formatFigure(report.mean.ap)}  ${formatFigure(report.mean.cardPrecision100)}`)
   const w = report.window
-  if (w !== undefined) {
-    const share = Number.isNaN(w.legitimateFlaggedShare) ? 'n/a' : `${(100 * w.legitimateFlaggedShare).toFixed(2)} %`
-    lines.push('', `graded window ${isoDay(Math.floor(w.fromMs / DAY_MS))}..${isoDay(Math.ceil(w.toMs / DAY_MS) - 1)}: ${w.events} transactions, ${w.frauds} frauds; ` +
-      `legitimate transactions flagged or rejected: ${w.legitimateFlagged} of ${w.legitimate} (${share}); AUC ${formatFigure(w.groups.all.auc).trim()}, AP ${formatFigure(w.groups.all.ap).trim()}`)
-  }
+  if (w !== undefined) lines.push('', `${windowHeading(w)}: ${windowCounts(w, 'transactions')}; AUC ${formatFigure(w.groups.all.auc).trim()}, AP ${formatFigure(w.groups.all.ap).trim()}`)
   return lines
 }
 
