@@ -57,10 +57,12 @@ export const MODEL_NEEDS: readonly VelocityNeed[] = [
   // a takeover's new email
   { dimension: 'user', aggregate: 'distinct', of: 'email', window: '30d' },
   // onboarding: the email's domain across accounts
-  ...counts('email_domain', '24h'),
+  ...counts('email_domain', '24h', '30d'),
   { dimension: 'email_domain', aggregate: 'distinct', of: 'user', window: '30d' },
   // frauds already known near the event: the account's own, its network's, its inflow's (labels along the links)
   ...counts('label.user', '30d'),
   ...counts('label.ip24', '30d'),
-  ...counts('label.inflow', '30d')
+  ...counts('label.inflow', '30d'),
+  // and the email domain's (a ring's accounts share a throwaway domain)
+  ...counts('label.email_domain', '30d')
 ]

@@ -75,7 +75,13 @@ const V3: InputSchema = {
   ]
 }
 
-export const INPUT_SCHEMAS: readonly InputSchema[] = [V1, V2, V3]
+/**
+ * Version 4 (issue 35): the share of the email domain's events of the last 30 days known fraud, after version
+ * 3's trees list (synthetic identities and mule accounts of one ring share a made-up domain).
+ */
+const V4: InputSchema = { version: 4, linear: V3.linear, trees: [...V3.trees, 'email_domain_risk_30d'] }
+
+export const INPUT_SCHEMAS: readonly InputSchema[] = [V1, V2, V3, V4]
 
 /** The version of a store's row or learner state that carries none: made before versions were stored. */
 export const UNVERSIONED = 1

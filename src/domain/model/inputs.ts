@@ -230,7 +230,9 @@ export const MODEL_INPUTS: readonly InputDefinition[] = [
   logCount('user_frauds_30d', 'linked_to_fraud', 'label.user_count_30d'),
   raw('ip24_frauds_30d', 'linked_to_fraud', 'label.ip24_count_30d'),
   logCount('inflow_frauds_30d', 'linked_to_fraud', 'label.inflow_count_30d'),
-  { name: 'device_frauds_30d', use: 'both', signal: 'linked_to_fraud', value: f => log1p(f, 'label.device_count_30d'), bound: LOG_COUNT }
+  { name: 'device_frauds_30d', use: 'both', signal: 'linked_to_fraud', value: f => log1p(f, 'label.device_count_30d'), bound: LOG_COUNT },
+  // the share of the email domain's events of 30 days known fraud: a ring's throwaway domain, not a mailbox provider's millions
+  { name: 'email_domain_risk_30d', use: 'trees', signal: 'linked_to_fraud', value: f => labelledShare(f, 'email_domain', '30d') }
 ]
 
 export type ModelKind = 'linear' | 'trees'

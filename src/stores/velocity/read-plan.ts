@@ -77,7 +77,7 @@ export function requestPlan (scope: Scope, request: ScoreRequest, needs: readonl
 /** The records a fraud label increments: label.<dimension> for each of the labelled transaction's dimensions. */
 export function labelPlan (scope: Scope, request: ScoreRequest): Plan {
   const p = emptyPlan()
-  for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant', 'ip24']) {
+  for (const dim of [...BUILT_IN_DIMENSIONS, 'merchant', 'ip24', 'email_domain']) {
     const value = dimensionValue(request, dim)
     if (value === undefined) continue
     p.tracked.push([LABEL_PREFIX + dim, value])
