@@ -95,6 +95,23 @@ describe('features from local state', () => {
     expect(f.merchant_risk_30d).toBe(0.5)
     expect(f.merchant_count_30d).toBeGreaterThanOrEqual(traces.length)
   })
+
+  it("the email domain's risk counts its events later labelled fraud: a ring's other accounts carry it", async () => {
+    const at = (daysAgo: number) => Math.floor((NOW - daysAgo * DAY) / 1000)
+    const traces: string[] = []
+    for (let i = 0; i < 4; i++) traces.push((await score({ event: 'signup', user_id: `u-ring-${i}`, email: `member${i}@ring-domain.example`, event_time: at(20) })).trace_id)
+    for (const trace of traces.slice(0, 2)) {
+      const c = (await call('POST', '/v1/cases', { trace_id: trace, reason: 'synthetic identity' })).json()
+      expect((await call('POST', `/v1/cases/${c.id}/disposition`, { outcome: 'fraud', analyst: 'ana' })).statusCode).toBe(200)
+    }
+    const f = await eventually(async () => {
+      const features = (await recorded((await score({ event: 'login', user_id: 'u-ring-9', email: 'member9@ring-domain.example' })).trace_id)).evaluation.features
+      return features['label.email_domain_count_30d'] === 2 ? features : undefined
+    }, 10000, 'email domain label counters')
+    expect(f.email_domain_count_30d).toBeGreaterThanOrEqual(traces.length)
+    const other = (await recorded((await score({ event: 'login', user_id: 'u-elsewhere', email: 'someone@other-domain.example' })).trace_id)).evaluation.features
+    expect(other['label.email_domain_count_30d'] ?? 0).toBe(0)
+  })
 })
 
 describe('risk settings and the online model', () => {
