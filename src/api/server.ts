@@ -9,7 +9,7 @@ import { contextOf, SpanKind, tracer } from '../stream/tracing.js'
 import { SpanStatusCode, type Span } from '@opentelemetry/api'
 import type { ScoringService } from '../services/scoring-service.js'
 import type { Core } from '../services/core.js'
-import { principalScope, requireScope, type Principal } from '../services/auth.js'
+import { principalScope, requireActiveTenant, requireScope, type Principal } from '../services/auth.js'
 import type { Scope } from '../domain/scope.js'
 import { authenticate } from '../services/authenticate.js'
 import type { DashboardAuth, SignedIn } from '../services/dashboard-auth.js'
@@ -31,6 +31,7 @@ import { signalRoutes } from './routes/signals.js'
 import { caseRoutes } from './routes/cases.js'
 import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
+import { adminTenantRoutes } from './routes/admin-tenants.js'
 import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
 import { rolloutRoutes } from './routes/rules/rollout.js'
@@ -79,6 +80,8 @@ export interface ServerDeps {
   dashboard?: DashboardAuth
   /** The operator's bearer token (METRICS_TOKEN): GET /healthz shows its whole report only to it. */
   operatorToken?: string
+  /** OPERATOR_TOKEN: the operator API's credential (/admin/v1, off when undefined). */
+  adminToken?: string
   /** Bounds on each listener's connections and how long a request may take to arrive. */
   connections: ConnectionBounds
 }
@@ -165,6 +168,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     if (scope === undefined && session !== true) return
     if (deps.dashboard !== undefined && (session === true || (request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined))) {
       const signedIn = await signedInOf(deps.dashboard, request)
+      requireActiveTenant(signedIn.principal, core.suspended)
       if (scope !== undefined) requireScope(signedIn.principal, scope)
       const limit = limiter.take(signedIn.principal.actor, core.clock())
       if (!limit.allowed) throw rateLimitedError(limiter, limit)
@@ -213,6 +217,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   overrideRoutes(app, core)
   webhookRoutes(app, core)
   keyRoutes(app, core)
+  if (deps.adminToken !== undefined) await app.register(adminTenantRoutes, { core, operatorToken: deps.adminToken })
   auditRoutes(app, core)
   mtlsRoutes(app, core)
   signalRoutes(app, core)

@@ -1,3 +1,4 @@
+import { SuspendedTenants } from '../stores/tenants.js'
 import { X509Certificate } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -126,7 +127,8 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs, maxCached: config.velocityCacheRecords })
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state, { logger, health })
-  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry })
+  const suspended = await SuspendedTenants.load(state)
+  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry, suspended })
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
@@ -134,7 +136,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   for (const v of startedViews) await v.start()
   const core: ProcessCore = {
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
-    startedViews, modelRegistry, reputation, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
+    startedViews, modelRegistry, reputation, suspended, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const ctx: TopologyContext = { ...runtime, config, codec, topics, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
       const running = await startTopologies(TOPOLOGIES, names, ctx)
@@ -201,6 +203,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
     connections: config.connections,
     operatorToken: config.metrics.token,
+    adminToken: config.operatorToken,
     lag: lagOf,
     health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await lagOf() }),
     ready: async () => {

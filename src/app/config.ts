@@ -82,6 +82,8 @@ export interface Config {
   /** Dashboard sessions end after this long unused (idle) or after sign-in (absolute). */
   dashboardSession: { idleMs: number, absoluteMs: number }
   defaultTenantId: string | undefined
+  /** OPERATOR_TOKEN: the credential of the operator API (/admin/v1); unset, that API is off. */
+  operatorToken: string | undefined
 }
 
 function int (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -165,7 +167,15 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       absoluteMs: int(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 24 * 30) * 3_600_000
     },
     defaultTenantId: env.DEFAULT_TENANT_ID === '' ? undefined : env.DEFAULT_TENANT_ID,
+    operatorToken: operatorTokenOf(env.OPERATOR_TOKEN),
     topologyThread: env.TOPOLOGY_THREAD === 'worker' || env.TOPOLOGY_THREAD === 'main' ? env.TOPOLOGY_THREAD : 'auto',
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }
+}
+
+/** OPERATOR_TOKEN: unset or empty turns the operator API off; a set one must be long enough not to be guessed. */
+function operatorTokenOf (token: string | undefined): string | undefined {
+  if (token === undefined || token === '') return undefined
+  if (token.length < 32 || /\s/.test(token)) throw new Error('OPERATOR_TOKEN must be at least 32 characters without spaces (for example: openssl rand -hex 32)')
+  return token
 }

@@ -40,6 +40,11 @@ export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Pri
   return { actor: key.id, scopes: key.scopes, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
 }
 
+/** Refuses a principal whose tenant the operator suspended (its keys and dashboard sessions alike). */
+export function requireActiveTenant (principal: Principal, suspended: { has(tenant: string): boolean }): void {
+  if (suspended.has(principal.tenant)) throw new ApiError('tenant_suspended', 'This account is suspended: its API keys and dashboard sessions are refused until the operator resumes it.')
+}
+
 export function requireScope (principal: Principal, scope: string): void {
   if (!grants(principal.scopes, scope)) {
     throw new ApiError('insufficient_scope', `${principal.actor.startsWith('usr_') ? 'Your role' : 'This API key'} lacks the scope '${scope}' required for this request.`)

@@ -1,18 +1,19 @@
 import type { Core } from './core.js'
 import { lookupApiKey } from '../stores/api-keys.js'
-import { bearerSecret, principalFor, requireScope, type Principal } from './auth.js'
+import { bearerSecret, principalFor, requireActiveTenant, requireScope, type Principal } from './auth.js'
 import { rateLimitedError, type RateDecision, type RateLimiter } from './rate-limit.js'
 
 export interface Authenticated { principal: Principal, limit: RateDecision }
 
 /**
  * Every transport's gate (REST listeners and gRPC): the bearer key -> principal (revoked, expired and legacy
- * keys refused), one token from the key's rate-limit bucket, then the scope. `onLimit` receives the bucket
+ * keys refused, a suspended tenant's too), one token from the key's rate-limit bucket, then the scope. `onLimit` receives the bucket
  * state even when the request is refused, so the caller can report it (X-RateLimit-* headers).
  */
-export async function authenticate (core: Pick<Core, 'clock' | 'state'>, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
+export async function authenticate (core: Pick<Core, 'clock' | 'state' | 'suspended'>, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
   const now = core.clock()
   const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
+  requireActiveTenant(principal, core.suspended)
   const limit = limiter.take(principal.actor, now)
   onLimit(limit)
   if (!limit.allowed) throw rateLimitedError(limiter, limit)

@@ -30,6 +30,8 @@ export const ERRORS = {
   live_key_required: { status: 403, type: 'permission_error' },
   mtls_not_configured: { status: 403, type: 'permission_error' },
   csrf_failed: { status: 403, type: 'permission_error' },
+  tenant_suspended: { status: 403, type: 'permission_error' },
+  operator_required: { status: 403, type: 'permission_error' },
   resource_missing: invalid(404),
   method_not_allowed: invalid(405),
   request_timeout: invalid(408),

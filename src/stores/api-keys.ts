@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { writeBatchSync } from './rocks.js'
+import { newId } from '../domain/ids.js'
 import { stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { StoreWrites } from './writes.js'
@@ -39,6 +40,13 @@ export async function lookupApiKey (state: StateDb, secret: string): Promise<Api
     cache.set(secret, { record, generation })
   }
   return record
+}
+
+/** A new active key of a tenant and its secret (shown once; the record keeps its SHA-256). */
+export function newApiKey (tenant: string, name: string, livemode: boolean, scopes: string[], nowMs: number): { key: ApiKeyRecord, secret: string } {
+  const secret = newSecret(livemode)
+  const key: ApiKeyRecord = { id: newId('key', nowMs), name, tenant_id: tenant, livemode, scopes, created_ms: nowMs, status: 'active', expires_ms: null, redacted: redact(secret), secret_hash: secretHash(secret), rotated_to: null }
+  return { key, secret }
 }
 
 /** Registers a key in this instance's store only (bootstrap and test keys); managed keys go through the api-keys topic. */

@@ -60,5 +60,6 @@ export const TAG = {
   model: 'M',
   learner: 'N',
   linkGraph: 'G',
-  asyncCheck: 'A'
+  asyncCheck: 'A',
+  tenant: 'T'
 } as const

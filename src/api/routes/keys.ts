@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
 import { scopesNotHeld, type Principal } from '../../services/auth.js'
-import { apiKeyByIdKey, newSecret, redact, secretHash } from '../../stores/api-keys.js'
+import { apiKeyByIdKey, newApiKey } from '../../stores/api-keys.js'
 import { prefixRange, rangeAfter, TAG } from '../../stores/keys.js'
 import { scanJson } from '../../stores/rocks.js'
 import { ApiError, notFound } from '../../services/errors.js'
@@ -55,12 +55,7 @@ export function keyRoutes (app: FastifyInstance, core: Pick<Core, 'apiKeys' | 'a
     const p = request.caller
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
   }
-  const issue = (tenant: string, name: string, livemode: boolean, scopes: string[]) => {
-    const secret = newSecret(livemode)
-    const now = clock()
-    const key: ApiKeyRecord = { id: newId('key', now), name, tenant_id: tenant, livemode, scopes, created_ms: now, status: 'active', expires_ms: null, redacted: redact(secret), secret_hash: secretHash(secret), rotated_to: null }
-    return { key, secret }
-  }
+  const issue = (tenant: string, name: string, livemode: boolean, scopes: string[]) => newApiKey(tenant, name, livemode, scopes, clock())
 
   app.post<{ Body: { name: string, livemode?: boolean, scopes?: string[] } }>('/v1/keys', {
     config,

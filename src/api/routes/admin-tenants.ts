@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { newId } from '../../domain/ids.js'
+import { sameBytes } from '../../domain/same-bytes.js'
+import { ALL_SCOPES, apiKeyChangeRecord } from '../../domain/records/api-keys.js'
+import { tenantChangeRecord, type TenantRecord } from '../../domain/records/tenants.js'
+import type { Core } from '../../services/core.js'
+import { ApiError, notFound } from '../../services/errors.js'
+import { publishChange } from '../../services/publish-change.js'
+import { newApiKey } from '../../stores/api-keys.js'
+import { rangeAfter } from '../../stores/keys.js'
+import { scanJson } from '../../stores/rocks.js'
+import { readTenant, tenantKey, tenantRange } from '../../stores/tenants.js'
+import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+
+export interface AdminDeps {
+  core: Pick<Core, 'apiKeys' | 'tenants' | 'audit' | 'clock' | 'log' | 'state' | 'topics'>
+  /** OPERATOR_TOKEN: the only credential these routes answer. */
+  operatorToken: string
+}
+
+export function tenantResource (t: TenantRecord) {
+  return { object: 'tenant', id: t.id, name: t.name, cell: t.cell, status: t.status, created: Math.floor(t.created_ms / 1000), updated: Math.floor(t.updated_ms / 1000) }
+}
+
+/**
+ * The operator API (docs/operators.md): tenants created, listed, suspended and resumed, under /admin/v1, for the
+ * operator's OPERATOR_TOKEN only. A tenant's API key gets 403 operator_required here, and the operator token is
+ * no API key on /v1 (401 invalid_key there). Tenants live on the compacted `tenants` topic, materialized on
+ * every instance; every operation is audited in the tenant's log with the actor `operator`.
+ */
+export async function adminTenantRoutes (app: FastifyInstance, { core, operatorToken }: AdminDeps): Promise<void> {
+  const expected = Buffer.from(`Bearer ${operatorToken}`)
+  // the operator's, not the integrators' contract: out of /v1/openapi.json
+  const hide = true
+  app.addHook('onRequest', async request => {
+    const authorization = request.headers.authorization
+    if (authorization === undefined || authorization === '') throw new ApiError('missing_key', 'No operator token provided. Send it as `Authorization: Bearer <OPERATOR_TOKEN>`.')
+    if (!sameBytes(Buffer.from(authorization), expected)) throw new ApiError('operator_required', 'The operator API answers the operator token (OPERATOR_TOKEN) only; API keys act within their own account on /v1.')
+  })
+
+  const audit = (tenant: string, action: string, data: Record<string, unknown>, request: FastifyRequest) =>
+    core.audit.record({ tenant_id: tenant, mode: 'live', actor: 'operator', action, object_type: 'tenant', object_id: tenant, trace_id: request.id, data })
+  const save = (tenant: TenantRecord) => {
+    const change = { tenant, change_id: newId('chg') }
+    return publishChange(core.log, core.topics.tenants, core.tenants, change.change_id, tenantChangeRecord(change))
+  }
+  const find = async (id: string): Promise<TenantRecord> => {
+    const t = await readTenant(core.state, id)
+    if (t === undefined) throw notFound('tenant', id)
+    return t
+  }
+
+  app.post<{ Body: { name: string } }>('/admin/v1/tenants', {
+    schema: { hide, body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 } } } }
+  }, async request => {
+    const now = core.clock()
+    const tenant: TenantRecord = { id: newId('ten', now), name: request.body.name, cell: 0, status: 'active', created_ms: now, updated_ms: now }
+    await save(tenant)
+    // The tenant's first keys, one per mode with every scope: shown once, here.
+    const keys = [newApiKey(tenant.id, 'First sandbox key', false, [...ALL_SCOPES], now), newApiKey(tenant.id, 'First live key', true, [...ALL_SCOPES], now)]
+    for (const { key } of keys) {
+      const change = { key, change_id: newId('chg') }
+      await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, apiKeyChangeRecord(change))
+    }
+    await audit(tenant.id, 'tenant.created', { name: tenant.name, cell: tenant.cell, keys: keys.map(k => k.key.id) }, request)
+    return { ...tenantResource(tenant), keys: { test: keys[0]!.secret, live: keys[1]!.secret } }
+  })
+
+  app.get<{ Querystring: ListQuery }>('/admin/v1/tenants', { schema: { hide, querystring: listQuerySchema } }, async request => {
+    const after = request.query.starting_after
+    const [from, lt] = rangeAfter(tenantRange(), after === undefined ? undefined : tenantKey(after))
+    const page = await pageOf(scanJson<TenantRecord>(core.state.db, from, lt), () => true, request.query)
+    return { object: 'list', url: '/admin/v1/tenants', has_more: page.has_more, data: page.data.map(tenantResource) }
+  })
+
+  app.get<{ Params: { id: string } }>('/admin/v1/tenants/:id', { schema: { hide } }, async request => tenantResource(await find(request.params.id)))
+
+  for (const [path, status, action] of [['suspend', 'suspended', 'tenant.suspended'], ['resume', 'active', 'tenant.resumed']] as const) {
+    app.post<{ Params: { id: string } }>(`/admin/v1/tenants/:id/${path}`, { schema: { hide } }, async request => {
+      const before = await find(request.params.id)
+      if (before.status === status) return tenantResource(before)
+      const after: TenantRecord = { ...before, status, updated_ms: core.clock() }
+      await save(after)
+      await audit(after.id, action, { name: after.name }, request)
+      return tenantResource(after)
+    })
+  }
+}

@@ -1,0 +1,19 @@
+import type { LogRecord } from './log-record.js'
+
+/**
+ * A tenant as the operator manages it (docs/operators.md): its name, the cell it lives in, and whether its keys
+ * and dashboard sessions are answered. A suspended tenant keeps its state; its pipeline keeps running.
+ */
+export interface TenantRecord {
+  id: string
+  name: string
+  cell: number
+  status: 'active' | 'suspended'
+  created_ms: number
+  updated_ms: number
+}
+
+/** A record of the compacted `tenants` topic (key: the tenant id): compaction keeps each tenant's latest state. */
+export interface TenantChange { tenant: TenantRecord, change_id: string }
+
+export const tenantChangeRecord = (c: TenantChange): LogRecord => ({ key: c.tenant.id, value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: c.tenant.id } })

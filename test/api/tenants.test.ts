@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../../src/app/app.js'
+import { auditEntries } from '../../src/stores/audit.js'
+import { auth, eventually, startTestApp, TEST_KEY } from '../support/app.js'
+
+const OPERATOR = 'op_' + 'a1b2c3d4'.repeat(5)
+let app: App
+const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
+  app.server.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) })
+const operator = { authorization: `Bearer ${OPERATOR}` }
+const score = (key: string) => call('POST', '/v1/score', auth(key), { event: 'login', user_id: 'u-tenant' })
+
+beforeAll(async () => { app = await startTestApp({ OPERATOR_TOKEN: OPERATOR }) })
+afterAll(async () => { await app.close() })
+
+describe('the operator API', () => {
+  it('creates a tenant with a first key per mode, shown once, and lists it', async () => {
+    const created = (await call('POST', '/admin/v1/tenants', operator, { name: 'Acme Payments' })).json()
+    expect(created).toMatchObject({ object: 'tenant', id: expect.stringMatching(/^ten_/), name: 'Acme Payments', cell: 0, status: 'active' })
+    expect(created.keys.test).toMatch(/^sk_test_/)
+    expect(created.keys.live).toMatch(/^sk_live_/)
+    expect((await score(created.keys.test)).statusCode).toBe(200)
+    expect((await score(created.keys.live)).statusCode).toBe(200)
+    // the new tenant's keys act in its own account: the default tenant's decisions are not its own
+    const mine = (await call('GET', '/v1/transactions', auth(created.keys.test))).json()
+    expect(mine.data).toHaveLength(1)
+    const got = (await call('GET', `/admin/v1/tenants/${created.id}`, operator)).json()
+    expect(got.keys).toBeUndefined()
+    const list = (await call('GET', '/admin/v1/tenants?limit=100', operator)).json()
+    expect(list).toMatchObject({ object: 'list', url: '/admin/v1/tenants', has_more: false })
+    expect(list.data.map((t: { id: string }) => t.id)).toContain(created.id)
+    const audited = await eventually(async () => { const e = await auditEntries(app.state, { tenant: created.id, mode: 'live' }, { objectId: created.id }); return e.some(x => x.action === 'tenant.created') ? e : undefined }, 5000, 'tenant.created audited')
+    expect(audited.find(x => x.action === 'tenant.created')).toMatchObject({ actor: 'operator', object_id: created.id })
+  })
+
+  it('suspends: the keys answer 403 tenant_suspended, another tenant is untouched; resume restores them', async () => {
+    const t = (await call('POST', '/admin/v1/tenants', operator, { name: 'Suspended Ltd' })).json()
+    const suspended = (await call('POST', `/admin/v1/tenants/${t.id}/suspend`, operator)).json()
+    expect(suspended).toMatchObject({ id: t.id, status: 'suspended' })
+    for (const key of [t.keys.test, t.keys.live]) {
+      const refused = await score(key)
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json().error).toMatchObject({ type: 'permission_error', code: 'tenant_suspended' })
+    }
+    expect((await score(TEST_KEY)).statusCode).toBe(200)
+    expect((await call('POST', `/admin/v1/tenants/${t.id}/resume`, operator)).json()).toMatchObject({ status: 'active' })
+    expect((await score(t.keys.test)).statusCode).toBe(200)
+    expect((await call('POST', '/admin/v1/tenants/ten_missing/suspend', operator)).json().error).toMatchObject({ code: 'resource_missing' })
+  })
+
+  it('answers the operator token only, and the operator token is no API key', async () => {
+    expect((await call('GET', '/admin/v1/tenants', auth(TEST_KEY))).json().error).toMatchObject({ type: 'permission_error', code: 'operator_required' })
+    expect((await call('GET', '/admin/v1/tenants', { authorization: `Bearer ${OPERATOR}x` })).statusCode).toBe(403)
+    expect((await call('GET', '/admin/v1/tenants', {})).json().error).toMatchObject({ code: 'missing_key' })
+    expect((await call('POST', '/admin/v1/tenants', operator, { name: '' })).statusCode).toBe(400)
+    expect((await call('POST', '/v1/score', operator, { event: 'login', user_id: 'u' })).json().error).toMatchObject({ code: 'invalid_key' })
+  })
+})
