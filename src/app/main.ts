@@ -5,14 +5,17 @@ import { loadConfig } from './config.js'
 import { startMetricsServer } from './metrics-server.js'
 import { startTelemetry } from './telemetry.js'
 import { TOPOLOGIES } from '../../topologies/registry.js'
+import { tenantsCli } from './tenants-cli.js'
 
 /**
  * Entry point.
  *   node dist/src/app/main.js [start]          the whole service in one process (API, relay, materializer)
  *   node dist/src/app/main.js topology <name>  one topology alone
+ *   node dist/src/app/main.js tenants ...      the operator API of a running instance (tenants-cli.ts)
  */
 async function main (): Promise<void> {
   const [command = 'start', name] = process.argv.slice(2)
+  if (command === 'tenants') process.exit(await tenantsCli(process.argv.slice(3), process.env))
   const config = loadConfig()
   // V8 reads this flag at every full collection, so setting it here holds for the whole run (and the worker).
   if (config.heapGrowingPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`)
@@ -34,7 +37,7 @@ async function main (): Promise<void> {
     return
   }
   if (command !== 'start') {
-    console.error('usage: main.js [start] | topology <name>')
+    console.error('usage: main.js [start] | topology <name> | tenants ...')
     process.exit(2)
   }
 

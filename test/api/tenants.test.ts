@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { auditEntries } from '../../src/stores/audit.js'
+import { tenantsCli } from '../../src/app/tenants-cli.js'
 import { auth, eventually, startTestApp, TEST_KEY } from '../support/app.js'
 
 const OPERATOR = 'op_' + 'a1b2c3d4'.repeat(5)
@@ -54,5 +55,27 @@ describe('the operator API', () => {
     expect((await call('GET', '/admin/v1/tenants', {})).json().error).toMatchObject({ code: 'missing_key' })
     expect((await call('POST', '/admin/v1/tenants', operator, { name: '' })).statusCode).toBe(400)
     expect((await call('POST', '/v1/score', operator, { event: 'login', user_id: 'u' })).json().error).toMatchObject({ code: 'invalid_key' })
+  })
+})
+
+describe('the tenants command line', () => {
+  it('creates, lists, suspends and resumes through a listening instance', async () => {
+    const listening = await startTestApp({ OPERATOR_TOKEN: OPERATOR }, { listen: true })
+    try {
+      const env = { OPERATOR_TOKEN: OPERATOR, SERVICE_URL: listening.address! }
+      const lines: string[] = []
+      const run = async (...args: string[]) => { lines.length = 0; const code = await tenantsCli(args, env, line => lines.push(line)); return { code, json: lines.length === 1 && lines[0]!.startsWith('{') ? JSON.parse(lines[0]!) : undefined } }
+      const created = await run('create', 'Shell Co')
+      expect(created.code).toBe(0)
+      expect(created.json).toMatchObject({ object: 'tenant', name: 'Shell Co', keys: { test: expect.stringMatching(/^sk_test_/) } })
+      expect((await run('list')).json.data.map((t: { id: string }) => t.id)).toContain(created.json.id)
+      expect((await run('suspend', created.json.id)).json).toMatchObject({ status: 'suspended' })
+      expect((await run('resume', created.json.id)).json).toMatchObject({ status: 'active' })
+      expect((await run('get', 'ten_nobody')).code).toBe(1)
+      expect((await run('delete')).code).toBe(2)
+      expect(await tenantsCli(['list'], { SERVICE_URL: listening.address! }, () => {})).toBe(2)
+    } finally {
+      await listening.close()
+    }
   })
 })
