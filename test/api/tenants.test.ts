@@ -49,6 +49,21 @@ describe('the operator API', () => {
     expect((await call('POST', '/admin/v1/tenants/ten_missing/suspend', operator)).json().error).toMatchObject({ code: 'resource_missing' })
   })
 
+  it("suspends the tenant's dashboard sessions too", async () => {
+    const t = (await call('POST', '/admin/v1/tenants', operator, { name: 'Dashboard Co' })).json()
+    const setupToken = (await app.dashboard.issueSetupToken(t.id))!
+    const setup = await call('POST', '/dashboard/api/setup', {}, { token: setupToken, email: 'ops@dashboard.example', name: 'Ops', password: 'correct horse battery' })
+    expect(setup.statusCode, setup.body).toBe(200)
+    const login = await call('POST', '/dashboard/api/login', {}, { email: 'ops@dashboard.example', password: 'correct horse battery' })
+    const cookie = `fds_session=${login.cookies.find(c => c.name === 'fds_session')!.value}`
+    const cases = () => call('GET', '/v1/cases', { cookie })
+    expect((await cases()).statusCode).toBe(200)
+    await call('POST', `/admin/v1/tenants/${t.id}/suspend`, operator)
+    expect((await cases()).json().error).toMatchObject({ code: 'tenant_suspended' })
+    await call('POST', `/admin/v1/tenants/${t.id}/resume`, operator)
+    expect((await cases()).statusCode).toBe(200)
+  })
+
   it('answers the operator token only, and the operator token is no API key', async () => {
     expect((await call('GET', '/admin/v1/tenants', auth(TEST_KEY))).json().error).toMatchObject({ type: 'permission_error', code: 'operator_required' })
     expect((await call('GET', '/admin/v1/tenants', { authorization: `Bearer ${OPERATOR}x` })).statusCode).toBe(403)
