@@ -168,16 +168,16 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     if (scope === undefined && session !== true) return
     if (deps.dashboard !== undefined && (session === true || (request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined))) {
       const signedIn = await signedInOf(deps.dashboard, request)
-      requireActiveTenant(signedIn.principal, core.suspended)
+      requireActiveTenant(signedIn.principal, core.tenantDirectory)
       if (scope !== undefined) requireScope(signedIn.principal, scope)
-      const limit = limiter.take(signedIn.principal.actor, core.clock())
-      if (!limit.allowed) throw rateLimitedError(limiter, limit)
+      const limit = limiter.take(signedIn.principal.actor, core.clock(), 1, core.tenantDirectory.limitsOf(signedIn.principal.tenant, limiter))
+      if (!limit.allowed) throw rateLimitedError(limit)
       request.principal = signedIn.principal
       request.signedIn = signedIn
       return
     }
     if (scope === undefined) return
-    const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => reportRateLimit(reply, limiter, limit))
+    const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => reportRateLimit(reply, limit))
     if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
     request.principal = principal
   })
@@ -201,7 +201,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     return reasons.length === 0 ? { status: 'ready', ...detail } : reply.code(503).send({ status: 'not_ready', ...detail })
   })
   scoreRoutes(app, deps.service, core.clock)
-  batchRoutes(app, deps.service, core.clock, limiter)
+  batchRoutes(app, deps.service, core.clock, limiter, core.tenantDirectory)
   transactionRoutes(app, core.state)
   // Rules, rollout, backtest, lists, risk settings: each a plugin given only what it uses, loaded here (awaited)
   // so the routes keep their place among the others.

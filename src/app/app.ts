@@ -1,4 +1,4 @@
-import { SuspendedTenants } from '../stores/tenants.js'
+import { TenantDirectory } from '../stores/tenants.js'
 import { X509Certificate } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -127,8 +127,8 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs, maxCached: config.velocityCacheRecords })
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state, { logger, health })
-  const suspended = await SuspendedTenants.load(state)
-  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry, suspended })
+  const tenantDirectory = await TenantDirectory.load(state)
+  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry, tenantDirectory })
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
@@ -136,7 +136,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   for (const v of startedViews) await v.start()
   const core: ProcessCore = {
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
-    startedViews, modelRegistry, reputation, suspended, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
+    startedViews, modelRegistry, reputation, tenantDirectory, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const ctx: TopologyContext = { ...runtime, config, codec, topics, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
       const running = await startTopologies(TOPOLOGIES, names, ctx)

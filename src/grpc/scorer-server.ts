@@ -74,7 +74,7 @@ function restBody (m: ScoreRequestMessage): Record<string, unknown> {
 export interface GrpcServer { port: number, close(): Promise<void> }
 
 /** Serves scoring.Scorer on its own port: same keys, scopes, rate limits and decisions as REST. */
-export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'suspended'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number): Promise<GrpcServer> {
+export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDirectory'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number): Promise<GrpcServer> {
   const server = new grpc.Server()
   const auth = (call: grpc.ServerUnaryCall<unknown, unknown>, scope: string) =>
     authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})

@@ -41,8 +41,8 @@ export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Pri
 }
 
 /** Refuses a principal whose tenant the operator suspended (its keys and dashboard sessions alike). */
-export function requireActiveTenant (principal: Principal, suspended: { has(tenant: string): boolean }): void {
-  if (suspended.has(principal.tenant)) throw new ApiError('tenant_suspended', 'This account is suspended: its API keys and dashboard sessions are refused until the operator resumes it.')
+export function requireActiveTenant (principal: Principal, tenants: { isSuspended(tenant: string): boolean }): void {
+  if (tenants.isSuspended(principal.tenant)) throw new ApiError('tenant_suspended', 'This account is suspended: its API keys and dashboard sessions are refused until the operator resumes it.')
 }
 
 export function requireScope (principal: Principal, scope: string): void {

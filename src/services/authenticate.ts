@@ -10,13 +10,13 @@ export interface Authenticated { principal: Principal, limit: RateDecision }
  * keys refused, a suspended tenant's too), one token from the key's rate-limit bucket, then the scope. `onLimit` receives the bucket
  * state even when the request is refused, so the caller can report it (X-RateLimit-* headers).
  */
-export async function authenticate (core: Pick<Core, 'clock' | 'state' | 'suspended'>, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
+export async function authenticate (core: Pick<Core, 'clock' | 'state' | 'tenantDirectory'>, limiter: RateLimiter, authorization: string | undefined, scope: string, onLimit: (limit: RateDecision) => void): Promise<Principal> {
   const now = core.clock()
   const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
-  requireActiveTenant(principal, core.suspended)
-  const limit = limiter.take(principal.actor, now)
+  requireActiveTenant(principal, core.tenantDirectory)
+  const limit = limiter.take(principal.actor, now, 1, core.tenantDirectory.limitsOf(principal.tenant, limiter))
   onLimit(limit)
-  if (!limit.allowed) throw rateLimitedError(limiter, limit)
+  if (!limit.allowed) throw rateLimitedError(limit)
   requireScope(principal, scope)
   return principal
 }

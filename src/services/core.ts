@@ -1,4 +1,4 @@
-import type { SuspendedTenants } from '../stores/tenants.js'
+import type { TenantDirectory } from '../stores/tenants.js'
 import type { Views } from '../stream/views.js'
 import type { Logger } from 'pino'
 import type { IpReputationIndex } from '../stores/signals.js'
@@ -33,8 +33,8 @@ export interface Core extends Views {
   /** Each tenant's active model and IP reputation list, in memory. */
   modelRegistry: ModelRegistry
   reputation: IpReputationIndex
-  /** The tenants the operator suspended: their keys and sessions answer 403 tenant_suspended. */
-  suspended: SuspendedTenants
+  /** The operator's tenants as requests are checked: suspended ones (403 tenant_suspended) and quotas. */
+  tenantDirectory: TenantDirectory
   /** SHA-256 fingerprint of the mutual-TLS listener's certificate, for tenants to pin. */
   mtlsServerFingerprint: string | undefined
   audit: AuditLog

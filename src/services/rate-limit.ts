@@ -1,5 +1,6 @@
 import { ApiError } from './errors.js'
 import { LRUCache } from 'lru-cache'
+import type { RateLimits } from '../stores/tenants.js'
 
 /**
  * Token bucket per API key: `rate` tokens per second, at most `burst` stored; each request takes one, a batch one
@@ -15,6 +16,9 @@ export interface RateDecision {
   resetMs: number
   /** When the next token is available, if this request was refused (ms). */
   retryAfterMs: number
+  /** The bucket's rate (tokens a second) and size this decision was taken with. */
+  rate: number
+  burst: number
 }
 
 export class RateLimiter {
@@ -25,30 +29,34 @@ export class RateLimiter {
     this.buckets = new LRUCache({ max: maxKeys })
   }
 
-  take (key: string, nowMs: number, cost = 1): RateDecision {
+  /** `limits`: a tenant's quota instead of the deployment's rate and burst. */
+  take (key: string, nowMs: number, cost = 1, limits: RateLimits = this): RateDecision {
+    const { rate, burst } = limits
     let b = this.buckets.get(key)
     if (b === undefined) {
-      b = { tokens: this.burst, atMs: nowMs }
+      b = { tokens: burst, atMs: nowMs }
       this.buckets.set(key, b)
     }
-    b.tokens = Math.min(this.burst, b.tokens + Math.max(0, nowMs - b.atMs) * this.rate / 1000)
+    b.tokens = Math.min(burst, b.tokens + Math.max(0, nowMs - b.atMs) * rate / 1000)
     b.atMs = nowMs
-    const needed = Math.min(cost, this.burst)
+    const needed = Math.min(cost, burst)
     const allowed = b.tokens >= needed
     if (allowed) b.tokens -= needed
     else if (needed > 1) b.tokens = 0
-    const msPerToken = 1000 / this.rate
+    const msPerToken = 1000 / rate
     return {
       allowed,
       remaining: Math.floor(b.tokens),
-      resetMs: nowMs + Math.ceil((this.burst - b.tokens) * msPerToken),
-      retryAfterMs: allowed ? 0 : Math.ceil((needed - b.tokens) * msPerToken)
+      resetMs: nowMs + Math.ceil((burst - b.tokens) * msPerToken),
+      retryAfterMs: allowed ? 0 : Math.ceil((needed - b.tokens) * msPerToken),
+      rate,
+      burst
     }
   }
 }
 
 /** 429 rate_limited for a request `limit` refused, with Retry-After: when the tokens it needs are there. */
-export function rateLimitedError (limiter: RateLimiter, limit: RateDecision, what = 'requests'): ApiError {
-  return new ApiError('rate_limited', `Too many ${what} for this API key: ${limiter.rate}/s sustained, bursts up to ${limiter.burst}. Retry after the Retry-After header.`,
+export function rateLimitedError (limit: RateDecision, what = 'requests'): ApiError {
+  return new ApiError('rate_limited', `Too many ${what} for this API key: ${limit.rate}/s sustained, bursts up to ${limit.burst}. Retry after the Retry-After header.`,
     undefined, undefined, Math.max(1, Math.ceil(limit.retryAfterMs / 1000)))
 }

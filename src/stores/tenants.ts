@@ -2,7 +2,7 @@ import { prefixRange, stateKey, TAG } from './keys.js'
 import { scanJson } from './rocks.js'
 import type { StateDb } from './state-db.js'
 import type { StoreWrites } from './writes.js'
-import type { TenantChange, TenantRecord } from '../domain/records/tenants.js'
+import type { TenantChange, TenantQuotas, TenantRecord } from '../domain/records/tenants.js'
 
 export const tenantKey = (id: string) => stateKey(TAG.tenant, id)
 export const tenantRange = () => prefixRange(TAG.tenant)
@@ -12,32 +12,49 @@ export async function readTenant (state: StateDb, id: string): Promise<TenantRec
   return raw === undefined ? undefined : JSON.parse(raw.toString()) as TenantRecord
 }
 
-/**
- * The suspended tenants, in memory: authentication asks on every request without I/O. Loaded from local state
- * at start, then kept current by the tenants view.
- */
-export class SuspendedTenants {
-  private readonly ids = new Set<string>()
+/** A rate-limit bucket's rate (tokens a second) and size: the deployment's, or a tenant's quota. */
+export interface RateLimits { rate: number, burst: number }
 
-  static async load (state: StateDb): Promise<SuspendedTenants> {
-    const index = new SuspendedTenants()
+/**
+ * What a request's checks need of the operator's tenants, in memory (no I/O on the request path): the suspended
+ * ones and the quotas set. Loaded from local state at start, then kept current by the tenants view.
+ */
+export class TenantDirectory {
+  private readonly suspended = new Set<string>()
+  private readonly quotas = new Map<string, TenantQuotas>()
+
+  static async load (state: StateDb): Promise<TenantDirectory> {
+    const directory = new TenantDirectory()
     const [gte, lt] = tenantRange()
-    for await (const t of scanJson<TenantRecord>(state.db, gte, lt)) index.note(t)
-    return index
+    for await (const t of scanJson<TenantRecord>(state.db, gte, lt)) directory.note(t)
+    return directory
   }
 
   note (t: TenantRecord): void {
-    if (t.status === 'suspended') this.ids.add(t.id)
-    else this.ids.delete(t.id)
+    if (t.status === 'suspended') this.suspended.add(t.id)
+    else this.suspended.delete(t.id)
+    if (t.quotas === undefined || Object.keys(t.quotas).length === 0) this.quotas.delete(t.id)
+    else this.quotas.set(t.id, t.quotas)
   }
 
-  has (tenant: string): boolean {
-    return this.ids.size > 0 && this.ids.has(tenant)
+  isSuspended (tenant: string): boolean {
+    return this.suspended.size > 0 && this.suspended.has(tenant)
+  }
+
+  /** The tenant's rate and burst per API key: its quota's, else `defaults` (the same object: no allocation). */
+  limitsOf (tenant: string, defaults: RateLimits): RateLimits {
+    const q = this.quotas.size === 0 ? undefined : this.quotas.get(tenant)
+    return q === undefined || (q.rate_per_second === undefined && q.burst === undefined) ? defaults : { rate: q.rate_per_second ?? defaults.rate, burst: q.burst ?? defaults.burst }
+  }
+
+  /** The most events a batch of the tenant may hold: its quota's, else `defaults`. */
+  batchSizeOf (tenant: string, defaults: number): number {
+    return (this.quotas.size === 0 ? undefined : this.quotas.get(tenant)?.batch_size) ?? defaults
   }
 }
 
 /** Applies a tenant change: the record by id, and the in-memory index once the write is done. */
-export function applyTenantChange (change: TenantChange, writes: StoreWrites, suspended: SuspendedTenants): void {
+export function applyTenantChange (change: TenantChange, writes: StoreWrites, directory: TenantDirectory): void {
   writes.put(tenantKey(change.tenant.id), Buffer.from(JSON.stringify(change.tenant)))
-  writes.append(() => [], written => { if (written) suspended.note(change.tenant) })
+  writes.append(() => [], written => { if (written) directory.note(change.tenant) })
 }

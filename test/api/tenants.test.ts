@@ -49,6 +49,28 @@ describe('the operator API', () => {
     expect((await call('POST', '/admin/v1/tenants/ten_missing/suspend', operator)).json().error).toMatchObject({ code: 'resource_missing' })
   })
 
+  it("bounds a tenant by its own quotas, leaving the others at the deployment's", async () => {
+    const t = (await call('POST', '/admin/v1/tenants', operator, { name: 'Quota Co', quotas: { rate_per_second: 1, burst: 2 } })).json()
+    expect(t.quotas).toEqual({ rate_per_second: 1, burst: 2 })
+    const answers = [await score(t.keys.test), await score(t.keys.test), await score(t.keys.test)]
+    expect(answers.map(a => a.statusCode)).toEqual([200, 200, 429])
+    expect(answers[2]!.headers['x-ratelimit-limit']).toBe('1')
+    expect(answers[2]!.json().error.message).toContain('1/s sustained, bursts up to 2')
+    const other = await score(TEST_KEY)
+    expect(other.statusCode).toBe(200)
+    expect(Number(other.headers['x-ratelimit-limit'])).toBeGreaterThan(1)
+    const batch = (n: number, key: string) => call('POST', '/v1/score/batch', auth(key), { events: Array.from({ length: n }, (_, i) => ({ event: 'login', user_id: `u-batch-${i}` })) })
+    const b = (await call('POST', '/admin/v1/tenants', operator, { name: 'Batch Co' })).json()
+    expect((await call('POST', `/admin/v1/tenants/${b.id}/quotas`, operator, { batch_size: 2 })).json().quotas).toEqual({ batch_size: 2 })
+    expect((await batch(3, b.keys.test)).json().error).toMatchObject({ code: 'batch_too_large', param: 'events' })
+    expect((await batch(2, b.keys.test)).statusCode).toBe(200)
+    expect((await batch(3, TEST_KEY)).statusCode).toBe(200)
+    expect((await call('POST', `/admin/v1/tenants/${b.id}/quotas`, operator, { batch_size: null })).json().quotas).toEqual({})
+    expect((await batch(3, b.keys.test)).statusCode).toBe(200)
+    expect((await call('POST', `/admin/v1/tenants/${b.id}/quotas`, operator, { batch_size: 501 })).statusCode).toBe(400)
+    expect((await call('POST', `/admin/v1/tenants/${b.id}/quotas`, operator, { rows: 1 })).statusCode).toBe(400)
+  })
+
   it("suspends the tenant's dashboard sessions too", async () => {
     const t = (await call('POST', '/admin/v1/tenants', operator, { name: 'Dashboard Co' })).json()
     const setupToken = (await app.dashboard.issueSetupToken(t.id))!

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { newId } from '../../domain/ids.js'
 import { sameBytes } from '../../domain/same-bytes.js'
 import { ALL_SCOPES, apiKeyChangeRecord } from '../../domain/records/api-keys.js'
-import { tenantChangeRecord, type TenantRecord } from '../../domain/records/tenants.js'
+import { tenantChangeRecord, type TenantQuotas, type TenantRecord } from '../../domain/records/tenants.js'
+import { BATCH_MAX } from '../../services/score-requests.js'
 import type { Core } from '../../services/core.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { publishChange } from '../../services/publish-change.js'
@@ -19,7 +20,26 @@ export interface AdminDeps {
 }
 
 export function tenantResource (t: TenantRecord) {
-  return { object: 'tenant', id: t.id, name: t.name, cell: t.cell, status: t.status, created: Math.floor(t.created_ms / 1000), updated: Math.floor(t.updated_ms / 1000) }
+  return { object: 'tenant', id: t.id, name: t.name, cell: t.cell, status: t.status, quotas: t.quotas ?? {}, created: Math.floor(t.created_ms / 1000), updated: Math.floor(t.updated_ms / 1000) }
+}
+
+/** A quota: an integer within its bound, or null to go back to the deployment's default. */
+const quota = (most: number) => ({ anyOf: [{ type: 'integer', minimum: 1, maximum: most }, { type: 'null' }] })
+/** The quotas an operator may set; a batch never holds more than the API's own bound. */
+const quotasSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { rate_per_second: quota(1_000_000), burst: quota(10_000_000), batch_size: quota(BATCH_MAX) }
+} as const
+
+/** The quotas after a change: each field sent replaces, null removes it. */
+function withQuotas (current: TenantQuotas | undefined, change: Record<string, number | null>): TenantQuotas {
+  const next: Record<string, number> = { ...current }
+  for (const [name, value] of Object.entries(change)) {
+    if (value === null) delete next[name]
+    else next[name] = value
+  }
+  return next
 }
 
 /**
@@ -50,11 +70,12 @@ export async function adminTenantRoutes (app: FastifyInstance, { core, operatorT
     return t
   }
 
-  app.post<{ Body: { name: string } }>('/admin/v1/tenants', {
-    schema: { hide, body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 } } } }
+  app.post<{ Body: { name: string, quotas?: Record<string, number | null> } }>('/admin/v1/tenants', {
+    schema: { hide, body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, quotas: quotasSchema } } }
   }, async request => {
     const now = core.clock()
-    const tenant: TenantRecord = { id: newId('ten', now), name: request.body.name, cell: 0, status: 'active', created_ms: now, updated_ms: now }
+    const quotas = withQuotas(undefined, request.body.quotas ?? {})
+    const tenant: TenantRecord = { id: newId('ten', now), name: request.body.name, cell: 0, status: 'active', ...(Object.keys(quotas).length === 0 ? {} : { quotas }), created_ms: now, updated_ms: now }
     await save(tenant)
     // The tenant's first keys, one per mode with every scope: shown once, here.
     const keys = [newApiKey(tenant.id, 'First sandbox key', false, [...ALL_SCOPES], now), newApiKey(tenant.id, 'First live key', true, [...ALL_SCOPES], now)]
@@ -74,6 +95,14 @@ export async function adminTenantRoutes (app: FastifyInstance, { core, operatorT
   })
 
   app.get<{ Params: { id: string } }>('/admin/v1/tenants/:id', { schema: { hide } }, async request => tenantResource(await find(request.params.id)))
+
+  app.post<{ Params: { id: string }, Body: Record<string, number | null> }>('/admin/v1/tenants/:id/quotas', { schema: { hide, body: quotasSchema } }, async request => {
+    const before = await find(request.params.id)
+    const after: TenantRecord = { ...before, quotas: withQuotas(before.quotas, request.body), updated_ms: core.clock() }
+    await save(after)
+    await audit(after.id, 'tenant.quotas_updated', { quotas: after.quotas }, request)
+    return tenantResource(after)
+  })
 
   for (const [path, status, action] of [['suspend', 'suspended', 'tenant.suspended'], ['resume', 'active', 'tenant.resumed']] as const) {
     app.post<{ Params: { id: string } }>(`/admin/v1/tenants/:id/${path}`, { schema: { hide } }, async request => {

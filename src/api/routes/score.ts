@@ -1,3 +1,4 @@
+import type { TenantDirectory } from '../../stores/tenants.js'
 import { setImmediate as yieldTurn } from 'node:timers/promises'
 import { traceparentOf } from '../../stream/tracing.js'
 import { keysOver, LIMITS } from '../../services/input-limits.js'
@@ -53,7 +54,7 @@ function eventError (e: ApiError, i: number) {
  * (param prefixed "events.<index>."). Every event is validated before any is decided; the valid ones are then
  * decided in order and recorded in ONE durable write, so a batch that fails is recorded not at all.
  */
-export function batchRoutes (app: FastifyInstance, service: ScoringService, clock: () => number, limiter: RateLimiter): void {
+export function batchRoutes (app: FastifyInstance, service: ScoringService, clock: () => number, limiter: RateLimiter, tenants: TenantDirectory): void {
   app.post<{ Body: { events: unknown[] } }>('/v1/score/batch', {
     config: { scope: 'score:write' },
     bodyLimit: LIMITS.batchBytes,
@@ -69,12 +70,14 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
       throw validationError(errors as never)
     }
     const { events } = request.body
+    const most = tenants.batchSizeOf(request.caller.tenant, BATCH_MAX)
+    if (events.length > most) throw new ApiError('batch_too_large', `A batch of this account holds at most ${most} events; got ${events.length}.`, 'events')
     if (keysOver(events, LIMITS.batchKeys)) throw new ApiError('batch_too_large', `A batch holds at most ${LIMITS.batchKeys} keys in all its events, at every level.`, 'events')
     // The request took one token of the key's bucket; each further event takes one more.
     if (events.length > 1) {
-      const limit = limiter.take(request.caller.actor, clock(), events.length - 1)
-      reportRateLimit(reply, limiter, limit)
-      if (!limit.allowed) throw rateLimitedError(limiter, limit, 'events')
+      const limit = limiter.take(request.caller.actor, clock(), events.length - 1, tenants.limitsOf(request.caller.tenant, limiter))
+      reportRateLimit(reply, limit)
+      if (!limit.allowed) throw rateLimitedError(limit, 'events')
     }
     const scope = request.scope
     const nowMs = clock()

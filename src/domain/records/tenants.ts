@@ -9,9 +9,17 @@ export interface TenantRecord {
   name: string
   cell: number
   status: 'active' | 'suspended'
+  /** What the operator set apart from the deployment's defaults (docs/operations.md#tenants). */
+  quotas?: TenantQuotas
   created_ms: number
   updated_ms: number
 }
+
+/**
+ * A tenant's own bounds, each instead of the deployment's: requests a second and bucket size per API key
+ * (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST), and events a batch (at most the API's 500).
+ */
+export interface TenantQuotas { rate_per_second?: number, burst?: number, batch_size?: number }
 
 /** A record of the compacted `tenants` topic (key: the tenant id): compaction keeps each tenant's latest state. */
 export interface TenantChange { tenant: TenantRecord, change_id: string }
