@@ -205,7 +205,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   transactionRoutes(app, core.state)
   // Rules, rollout, backtest, lists, risk settings: each a plugin given only what it uses, loaded here (awaited)
   // so the routes keep their place among the others.
-  const rulesets = { control: core.controlPlane, audit: core.audit, clock: core.clock }
+  const rulesets = { control: core.controlPlane, audit: core.audit, clock: core.clock, tenants: core.tenantDirectory }
   await app.register(ruleRoutes, rulesets)
   await app.register(rolloutRoutes, rulesets)
   await app.register(backtestRoutes, { control: core.controlPlane, state: core.state })

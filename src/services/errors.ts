@@ -17,6 +17,7 @@ export const ERRORS = {
   evaluation_timeout: invalid(400),
   malformed_request: invalid(400),
   batch_too_large: invalid(400),
+  quota_exceeded: invalid(400),
   missing_key: { status: 401, type: 'authentication_error' },
   invalid_key: { status: 401, type: 'authentication_error' },
   key_expired: { status: 401, type: 'authentication_error' },

@@ -47,9 +47,9 @@ export class TenantDirectory {
     return q === undefined || (q.rate_per_second === undefined && q.burst === undefined) ? defaults : { rate: q.rate_per_second ?? defaults.rate, burst: q.burst ?? defaults.burst }
   }
 
-  /** The most events a batch of the tenant may hold: its quota's, else `defaults`. */
-  batchSizeOf (tenant: string, defaults: number): number {
-    return (this.quotas.size === 0 ? undefined : this.quotas.get(tenant)?.batch_size) ?? defaults
+  /** One of the tenant's count quotas (a batch's events, rules, a list's items): its own, else `otherwise`. */
+  quotaOf (tenant: string, name: 'batch_size' | 'rules' | 'list_items', otherwise: number): number {
+    return (this.quotas.size === 0 ? undefined : this.quotas.get(tenant)?.[name]) ?? otherwise
   }
 }
 

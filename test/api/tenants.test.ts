@@ -71,6 +71,23 @@ describe('the operator API', () => {
     expect((await call('POST', `/admin/v1/tenants/${b.id}/quotas`, operator, { rows: 1 })).statusCode).toBe(400)
   })
 
+  it("bounds a tenant's rules and list items by its quotas", async () => {
+    const t = (await call('POST', '/admin/v1/tenants', operator, { name: 'Rules Co' })).json()
+    const key = auth(t.keys.test)
+    const rules = (await call('GET', '/v1/rules?limit=100', key)).json().data.length
+    await call('POST', `/admin/v1/tenants/${t.id}/quotas`, operator, { rules: rules + 1, list_items: 2 })
+    const rule = (id: string) => call('POST', '/v1/rules', key, { id, name: id, expression: 'request.amount > 10000', action: 'flag' })
+    expect((await rule('big_amount')).statusCode).toBe(200)
+    expect((await rule('bigger_amount')).json().error).toMatchObject({ code: 'quota_exceeded', param: 'id' })
+    expect((await call('POST', '/v1/rules', key, { id: 'big_amount', expression: 'request.amount > 20000' })).statusCode).toBe(200)
+    expect((await call('POST', '/v1/lists', key, { alias: 'vip_users', item_type: 'user_id' })).statusCode).toBe(200)
+    const add = (value: string) => call('POST', '/v1/lists/vip_users/items', key, { value })
+    expect((await add('u-1')).statusCode).toBe(200)
+    expect((await add('u-2')).statusCode).toBe(200)
+    expect((await add('u-3')).json().error).toMatchObject({ code: 'quota_exceeded', param: 'value' })
+    expect((await call('POST', '/v1/rules', auth(TEST_KEY), { id: 'other_tenant_rule', name: 'x', expression: 'request.amount > 10000', action: 'flag' })).statusCode).toBe(200)
+  })
+
   it("suspends the tenant's dashboard sessions too", async () => {
     const t = (await call('POST', '/admin/v1/tenants', operator, { name: 'Dashboard Co' })).json()
     const setupToken = (await app.dashboard.issueSetupToken(t.id))!

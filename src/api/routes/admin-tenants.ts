@@ -29,7 +29,7 @@ const quota = (most: number) => ({ anyOf: [{ type: 'integer', minimum: 1, maximu
 const quotasSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { rate_per_second: quota(1_000_000), burst: quota(10_000_000), batch_size: quota(BATCH_MAX) }
+  properties: { rate_per_second: quota(1_000_000), burst: quota(10_000_000), batch_size: quota(BATCH_MAX), rules: quota(100_000), list_items: quota(10_000_000) }
 } as const
 
 /** The quotas after a change: each field sent replaces, null removes it. */

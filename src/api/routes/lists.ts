@@ -1,3 +1,4 @@
+import { DEFAULT_QUOTAS } from '../../domain/records/tenants.js'
 import type { FastifyPluginAsync } from 'fastify'
 import type { ValueList } from '../../domain/decision/types.js'
 import { invalidListItem } from '../../domain/rules/lists.js'
@@ -65,6 +66,8 @@ export const listRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
     if (list === undefined) throw notFound('list', alias)
     const invalid = add ? invalidListItem(list, value) : undefined
     if (invalid !== undefined) throw new ApiError('parameter_invalid', `Invalid value for '${list.item_type}' list: ${invalid}.`, 'value')
+    const most = deps.tenants.quotaOf(principal.tenant, 'list_items', DEFAULT_QUOTAS.list_items)
+    if (add && list.items.length >= most && !list.items.includes(value)) throw new ApiError('quota_exceeded', `A list of this account holds at most ${most} items.`, 'value')
     if (!await changeListItem(deps, principal, requestId, { alias, value, op: add ? 'add' : 'remove' })) throw notFound('list', alias)
     return listResource((await control.activeRuleset(principalScope(principal))).ruleset.lists[alias] ?? { ...list, items: [] }, true)
   }

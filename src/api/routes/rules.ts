@@ -1,3 +1,4 @@
+import { DEFAULT_QUOTAS } from '../../domain/records/tenants.js'
 import type { FastifyPluginAsync } from 'fastify'
 import type { Rule } from '../../domain/decision/types.js'
 import { newId } from '../../domain/ids.js'
@@ -40,6 +41,8 @@ export const ruleRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
     if (RESERVED_IDS.has(id)) throw new ApiError('parameter_invalid', `'${id}' is reserved (/v1/rules/${id} is another resource); choose another id.`, 'id')
     const existing = (await control.activeRuleset(request.scope)).ruleset.rules.find(r => r.id === id)
     if (existing === undefined) {
+      const most = deps.tenants.quotaOf(request.caller.tenant, 'rules', DEFAULT_QUOTAS.rules)
+      if ((await control.activeRuleset(request.scope)).ruleset.rules.length >= most) throw new ApiError('quota_exceeded', `This account's ruleset holds at most ${most} rules: delete or reuse one first.`, 'id')
       for (const field of ['name', 'expression', 'action'] as const) {
         if (body[field] === undefined) throw new ApiError('parameter_missing', `Missing required parameter: '${field}'.`, field)
       }

@@ -70,7 +70,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
       throw validationError(errors as never)
     }
     const { events } = request.body
-    const most = tenants.batchSizeOf(request.caller.tenant, BATCH_MAX)
+    const most = tenants.quotaOf(request.caller.tenant, 'batch_size', BATCH_MAX)
     if (events.length > most) throw new ApiError('batch_too_large', `A batch of this account holds at most ${most} events; got ${events.length}.`, 'events')
     if (keysOver(events, LIMITS.batchKeys)) throw new ApiError('batch_too_large', `A batch holds at most ${LIMITS.batchKeys} keys in all its events, at every level.`, 'events')
     // The request took one token of the key's bucket; each further event takes one more.

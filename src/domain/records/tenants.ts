@@ -17,9 +17,13 @@ export interface TenantRecord {
 
 /**
  * A tenant's own bounds, each instead of the deployment's: requests a second and bucket size per API key
- * (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST), and events a batch (at most the API's 500).
+ * (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST), events a batch (at most the API's 500), rules in a ruleset and
+ * items a list holds (DEFAULT_QUOTAS).
  */
-export interface TenantQuotas { rate_per_second?: number, burst?: number, batch_size?: number }
+export interface TenantQuotas { rate_per_second?: number, burst?: number, batch_size?: number, rules?: number, list_items?: number }
+
+/** What every tenant may hold unless the operator set otherwise: each rule runs on every request, each list is in memory. */
+export const DEFAULT_QUOTAS = { rules: 1_000, list_items: 100_000 } as const
 
 /** A record of the compacted `tenants` topic (key: the tenant id): compaction keeps each tenant's latest state. */
 export interface TenantChange { tenant: TenantRecord, change_id: string }

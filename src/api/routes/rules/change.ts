@@ -1,3 +1,4 @@
+import type { TenantDirectory } from '../../../stores/tenants.js'
 import type { Ruleset } from '../../../domain/decision/types.js'
 import { ChangeRejected, type ControlPlane, type ItemChange } from '../../../stream/control-plane.js'
 import type { AuditLog } from '../../../stream/audit-log.js'
@@ -13,6 +14,8 @@ export interface RulesetChangeDeps {
   control: RulesetReader & Pick<ControlPlane, 'propose' | 'changeListItems'>
   audit: Pick<AuditLog, 'record'>
   clock: () => number
+  /** The tenants' count quotas (rules, list items). */
+  tenants: Pick<TenantDirectory, 'quotaOf'>
 }
 
 /** Ruleset changes may lose a race with another instance several times in a row: 409, retry. */
