@@ -3,9 +3,8 @@ import https from 'node:https'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { storeApiKey } from '../../src/stores/api-keys.js'
 import { issue, makeCa, type Issued } from '../support/certs.js'
-import { auth, LIVE_KEY, startTestApp, tempDir, TEST_KEY } from '../support/app.js'
+import { auth, createTenant, LIVE_KEY, startTestApp, tempDir, TEST_KEY } from '../support/app.js'
 
 let app: App
 let serverCa: string
@@ -61,8 +60,8 @@ describe('mutual TLS listener', () => {
     expect((await request('/v1/score', { key: TEST_KEY, body: { event: 'login' } })).body.error.code).toBe('client_certificate_required')
     expect((await request('/v1/score', { cert: rogue, key: TEST_KEY, body: { event: 'login' } })).body.error.code).toBe('client_certificate_invalid')
     expect((await request('/v1/score', { cert: client, body: { event: 'login' } })).body.error.code).toBe('missing_key')
-    storeApiKey(app.state, 'sk_test_othermtlstenant000000', { id: 'key_om', name: 'o', tenant_id: 'ten_other', livemode: false, scopes: ['score:write'], created_ms: 0 })
-    expect((await request('/v1/score', { cert: client, key: 'sk_test_othermtlstenant000000', body: { event: 'login' } })).body.error.code).toBe('mtls_not_configured')
+    const otherTenant = (await createTenant(app)).keys.test
+    expect((await request('/v1/score', { cert: client, key: otherTenant, body: { event: 'login' } })).body.error.code).toBe('mtls_not_configured')
     // Client CAs are per mode: the sandbox upload above configures nothing for live keys, and a live upload
     // leaves the sandbox CA as it was.
     expect((await request('/v1/score', { cert: client, key: LIVE_KEY, body: { event: 'login' } })).body.error.code).toBe('mtls_not_configured')

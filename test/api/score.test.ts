@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { auth, LIVE_KEY, startTestApp } from '../support/app.js'
+import { auth, createTenant, LIVE_KEY, startTestApp } from '../support/app.js'
 import { storeApiKey } from '../../src/stores/api-keys.js'
 
 let app: App
@@ -170,9 +170,11 @@ describe('GET /v1/transactions/{id}', () => {
     const decision = (await score({ event: 'payment', user_id: 'u-iso' })).json()
     const live = await app.server.inject({ method: 'GET', url: `/v1/transactions/${decision.trace_id}`, headers: auth(LIVE_KEY) })
     expect(live.statusCode).toBe(404)
-    storeApiKey(app.state, 'sk_test_othertenantkey000000000', { id: 'key_other', name: 'other', tenant_id: 'ten_other', livemode: false, scopes: ['transactions:read', 'score:write'], created_ms: 0 })
-    const other = await app.server.inject({ method: 'GET', url: `/v1/transactions/${decision.trace_id}`, headers: auth('sk_test_othertenantkey000000000') })
-    expect(other.statusCode).toBe(404)
+    const tenant = await createTenant(app)
+    for (const key of [tenant.keys.test, tenant.keys.live]) {
+      const other = await app.server.inject({ method: 'GET', url: `/v1/transactions/${decision.trace_id}`, headers: auth(key) })
+      expect(other.statusCode).toBe(404)
+    }
   })
 
   it('keeps velocity separate between sandbox and live', async () => {

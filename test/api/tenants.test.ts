@@ -2,16 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { auditEntries } from '../../src/stores/audit.js'
 import { tenantsCli } from '../../src/app/tenants-cli.js'
-import { auth, eventually, startTestApp, TEST_KEY } from '../support/app.js'
+import { ADMIN_TOKEN as OPERATOR, auth, eventually, startTestApp, TEST_KEY } from '../support/app.js'
 
-const OPERATOR = 'op_' + 'a1b2c3d4'.repeat(5)
 let app: App
 const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
   app.server.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) })
 const operator = { authorization: `Bearer ${OPERATOR}` }
 const score = (key: string) => call('POST', '/v1/score', auth(key), { event: 'login', user_id: 'u-tenant' })
 
-beforeAll(async () => { app = await startTestApp({ OPERATOR_TOKEN: OPERATOR }) })
+beforeAll(async () => { app = await startTestApp() })
 afterAll(async () => { await app.close() })
 
 describe('the operator API', () => {
@@ -114,7 +113,7 @@ describe('the operator API', () => {
 
 describe('the tenants command line', () => {
   it('creates, lists, suspends and resumes through a listening instance', async () => {
-    const listening = await startTestApp({ OPERATOR_TOKEN: OPERATOR }, { listen: true })
+    const listening = await startTestApp({}, { listen: true })
     try {
       const env = { OPERATOR_TOKEN: OPERATOR, SERVICE_URL: listening.address! }
       const lines: string[] = []

@@ -3,7 +3,7 @@ import type { App } from '../../src/app/app.js'
 import { storeApiKey } from '../../src/stores/api-keys.js'
 import { auditEntries } from '../../src/stores/audit.js'
 import { verifyWebhookSignature } from '../../src/domain/webhooks/signature.js'
-import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
+import { auth, createTenant, eventually, startTestApp, tempDir } from '../support/app.js'
 import { Receiver } from '../support/receiver.js'
 import { webhookEnv } from '../contract/webhooks.flow.js'
 
@@ -58,8 +58,7 @@ describe('webhook endpoints API', () => {
   })
 
   it('keeps tenants apart: no access to another tenant\'s endpoints, no delivery of its events', async () => {
-    const other = 'sk_test_othertenant0000000000'
-    storeApiKey(app.state, other, { id: 'key_ot', name: 'o', tenant_id: 'ten_other', livemode: false, scopes: ['score:write', 'webhooks:manage'], created_ms: 0 })
+    const other = (await createTenant(app)).keys.test
     const mine = (await call('POST', '/v1/webhooks', { url: receiver.url.replace('/hooks', '/mine'), events: ['rule.triggered'] })).json()
     const theirs = (await call('POST', '/v1/webhooks', { url: receiver.url.replace('/hooks', '/theirs'), events: ['rule.triggered'] }, other)).json()
     expect((await call('GET', `/v1/webhooks/${mine.id}`, undefined, other)).statusCode).toBe(404)

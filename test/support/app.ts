@@ -11,12 +11,23 @@ export const LIVE_KEY = 'sk_live_contracttestkey0000000001'
 export const OPERATOR_TOKEN = 'test-operator-token'
 export const operatorAuth = () => ({ authorization: `Bearer ${OPERATOR_TOKEN}` })
 
+/** The operator API's credential of test apps (OPERATOR_TOKEN): tenants are created through it. */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123'
+export const adminAuth = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` })
+
+/** A tenant created as an operator creates one (POST /admin/v1/tenants): its id and first sandbox and live keys. */
+export async function createTenant (app: App, name = 'Other tenant'): Promise<{ id: string, keys: { test: string, live: string } }> {
+  const res = await app.server.inject({ method: 'POST', url: '/admin/v1/tenants', headers: adminAuth(), payload: { name } })
+  if (res.statusCode !== 200) throw new Error(`creating a tenant: ${res.statusCode} ${res.body}`)
+  return res.json()
+}
+
 export function tempDir (prefix = 'fds-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix))
 }
 
 export function testConfig (env: Record<string, string> = {}): Config {
-  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', METRICS_TOKEN: OPERATOR_TOKEN, TOPOLOGY_THREAD: 'main', STORAGE_RESERVE_MB: '0', ...env })
+  return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', METRICS_TOKEN: OPERATOR_TOKEN, OPERATOR_TOKEN: ADMIN_TOKEN, TOPOLOGY_THREAD: 'main', STORAGE_RESERVE_MB: '0', ...env })
 }
 
 export async function startTestApp (env: Record<string, string> = {}, options: AppOptions = {}): Promise<App> {
