@@ -1,4 +1,3 @@
-import { DEFAULT_QUOTAS } from '../../domain/records/tenants.js'
 import type { FastifyPluginAsync } from 'fastify'
 import type { ValueList } from '../../domain/decision/types.js'
 import { invalidListItem } from '../../domain/rules/lists.js'
@@ -7,6 +6,7 @@ import { principalScope, type Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
 import { changeListItem, changeRuleset, type RulesetChangeDeps } from './rules/change.js'
+import { DEFAULT_QUOTAS } from '../../domain/records/tenants.js'
 
 export function listResource (list: ValueList, withItems: boolean) {
   return { object: 'value_list', alias: list.alias, item_type: list.item_type, items_count: list.items.length, ...(withItems ? { items: list.items } : {}) }

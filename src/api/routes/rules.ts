@@ -1,4 +1,3 @@
-import { DEFAULT_QUOTAS } from '../../domain/records/tenants.js'
 import type { FastifyPluginAsync } from 'fastify'
 import type { Rule } from '../../domain/decision/types.js'
 import { newId } from '../../domain/ids.js'
@@ -7,6 +6,7 @@ import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
 import { changeRuleset, type RulesetChangeDeps } from './rules/change.js'
 import { compileChecked } from './rules/expression.js'
+import { DEFAULT_QUOTAS } from '../../domain/records/tenants.js'
 
 const ruleBodySchema = {
   type: 'object',
@@ -39,10 +39,11 @@ export const ruleRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
     const body = request.body
     const id = body.id ?? newId('rule').toLowerCase()
     if (RESERVED_IDS.has(id)) throw new ApiError('parameter_invalid', `'${id}' is reserved (/v1/rules/${id} is another resource); choose another id.`, 'id')
-    const existing = (await control.activeRuleset(request.scope)).ruleset.rules.find(r => r.id === id)
+    const { rules } = (await control.activeRuleset(request.scope)).ruleset
+    const existing = rules.find(r => r.id === id)
     if (existing === undefined) {
       const most = deps.tenants.quotaOf(request.caller.tenant, 'rules', DEFAULT_QUOTAS.rules)
-      if ((await control.activeRuleset(request.scope)).ruleset.rules.length >= most) throw new ApiError('quota_exceeded', `This account's ruleset holds at most ${most} rules: delete or reuse one first.`, 'id')
+      if (rules.length >= most) throw new ApiError('quota_exceeded', `This account's ruleset holds at most ${most} rules: delete or reuse one first.`, 'id')
       for (const field of ['name', 'expression', 'action'] as const) {
         if (body[field] === undefined) throw new ApiError('parameter_missing', `Missing required parameter: '${field}'.`, field)
       }
