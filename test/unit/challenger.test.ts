@@ -22,6 +22,18 @@ describe('champion and challenger', () => {
     expect(evaluateChallenger(rows, stump(0, 0.5), stump(0, 0.5)).promoted).toBe(true)
   })
 
+  it('promotes a challenger whose average precision differs from the champion\'s only past the 4 decimals it records', () => {
+    // the champion ranks both frauds first; the challenger ties them with a legitimate row of weight 0.00005: AP 0.999975
+    const rowsWith = (w: number) => [
+      { z: [0.9, 0.9], y: 1 as const, w: 1 }, { z: [0.8, 0.8], y: 1 as const, w: 1 },
+      { z: [0.1, 0.1], y: 0 as const, w: 10 }, { z: [0.2, 0.2], y: 0 as const, w: 10 }, { z: [0.3, 0.9], y: 0 as const, w }
+    ]
+    expect(evaluateChallenger(rowsWith(0.00005), stump(0, 0.5), stump(1, 0.5))).toMatchObject({ champion_ap: 1, challenger_ap: 1, promoted: true })
+    const clearly = evaluateChallenger(rowsWith(1), stump(0, 0.5), stump(1, 0.5))
+    expect(clearly).toMatchObject({ champion_ap: 1, promoted: false })
+    expect(clearly.challenger_ap).toBeLessThan(1)
+  })
+
   it('rolls a champion back only when the one before ranks its matured decisions better by more than the margin', () => {
     const worse = checkQuality(rows, stump(1, 0.5), stump(0, 0.5))
     expect(worse).toMatchObject({ rows: 4, frauds: 2, previous_ap: 1, rollback: true })

@@ -20,9 +20,15 @@ function compareOn<R extends LabelledInputs> (rows: readonly R[], a: (row: R) =>
 /** A forest's log-odds of a decision, from its recorded inputs. */
 const logitsOf = (forest: Forest) => (row: LabelledInputs) => predictLogit(forest, row.z)
 
-/** The verdict of a comparison: the challenger (b) is promoted when it does at least as well; the newer model wins ties. */
+/**
+ * The verdict of a comparison: the challenger (b) is promoted when it does at least as well; the newer model wins
+ * ties, at the precision the evaluation records (4 decimals), so that a verdict never contradicts its own figures
+ * (two forests that both rank a few dozen frauds all but perfectly differ in the fifth decimal by chance).
+ */
 function verdictOf ({ a, b, ...counts }: ReturnType<typeof compareOn>): ModelEvaluation {
-  return { ...counts, champion_ap: round4(a), challenger_ap: round4(b), promoted: b >= a }
+  const championAp = round4(a)
+  const challengerAp = round4(b)
+  return { ...counts, champion_ap: championAp, challenger_ap: challengerAp, promoted: challengerAp >= championAp }
 }
 
 /**
