@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { newId } from '../../domain/ids.js'
 import { sameBytes } from '../../domain/same-bytes.js'
-import { ALL_SCOPES, apiKeyChangeRecord } from '../../domain/records/api-keys.js'
+import { ALL_SCOPES } from '../../domain/records/api-keys.js'
 import { tenantChangeRecord, type TenantQuotas, type TenantRecord } from '../../domain/records/tenants.js'
 import { BATCH_MAX } from '../../services/score-requests.js'
 import type { Core } from '../../services/core.js'
@@ -12,6 +12,7 @@ import { rangeAfter } from '../../stores/keys.js'
 import { scanJson } from '../../stores/rocks.js'
 import { readTenant, tenantKey, tenantRange } from '../../stores/tenants.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
+import { publishApiKey } from './keys.js'
 
 export interface AdminDeps {
   core: Pick<Core, 'apiKeys' | 'tenants' | 'audit' | 'clock' | 'log' | 'state' | 'topics'>
@@ -43,7 +44,7 @@ function withQuotas (current: TenantQuotas | undefined, change: Record<string, n
 }
 
 /**
- * The operator API (docs/operators.md): tenants created, listed, suspended and resumed, under /admin/v1, for the
+ * The operator API (docs/operations.md#tenants): tenants created, listed, suspended and resumed, under /admin/v1, for the
  * operator's OPERATOR_TOKEN only. A tenant's API key gets 403 operator_required here, and the operator token is
  * no API key on /v1 (401 invalid_key there). Tenants live on the compacted `tenants` topic, materialized on
  * every instance; every operation is audited in the tenant's log with the actor `operator`.
@@ -79,10 +80,7 @@ export async function adminTenantRoutes (app: FastifyInstance, { core, operatorT
     await save(tenant)
     // The tenant's first keys, one per mode with every scope: shown once, here.
     const keys = [newApiKey(tenant.id, 'First sandbox key', false, [...ALL_SCOPES], now), newApiKey(tenant.id, 'First live key', true, [...ALL_SCOPES], now)]
-    for (const { key } of keys) {
-      const change = { key, change_id: newId('chg') }
-      await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, apiKeyChangeRecord(change))
-    }
+    for (const { key } of keys) await publishApiKey(core, key)
     await audit(tenant.id, 'tenant.created', { name: tenant.name, cell: tenant.cell, keys: keys.map(k => k.key.id) }, request)
     return { ...tenantResource(tenant), keys: { test: keys[0]!.secret, live: keys[1]!.secret } }
   })

@@ -34,6 +34,12 @@ function requireGrantable (p: Principal, scopes: readonly string[]): void {
   if (extra.length > 0) throw new ApiError('insufficient_scope', `This API key cannot grant scopes it does not hold: ${extra.join(', ')}.`, 'scopes')
 }
 
+/** Publishes a key's new state on the compacted `api-keys` topic and waits until this instance applied it. */
+export async function publishApiKey (core: Pick<Core, 'apiKeys' | 'log' | 'topics'>, key: ApiKeyRecord): Promise<void> {
+  const change: ApiKeyChange = { key, change_id: newId('chg') }
+  await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, apiKeyChangeRecord(change))
+}
+
 /**
  * API keys of the caller's tenant (scope keys:manage). A key is created for one environment: a live key may
  * create live and sandbox keys, a sandbox key sandbox keys only. Its scopes default to the caller's and may
@@ -50,8 +56,7 @@ export function keyRoutes (app: FastifyInstance, core: Pick<Core, 'apiKeys' | 'a
     return k
   }
   const save = async (request: FastifyRequest, key: ApiKeyRecord, action: string, data: Record<string, unknown> = {}) => {
-    const change: ApiKeyChange = { key, change_id: newId('chg') }
-    await publishChange(core.log, core.topics.apiKeys, core.apiKeys, change.change_id, apiKeyChangeRecord(change))
+    await publishApiKey(core, key)
     const p = request.caller
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action, object_type: 'api_key', object_id: key.id, trace_id: request.id, data: { name: key.name, livemode: key.livemode, scopes: key.scopes, ...data } })
   }

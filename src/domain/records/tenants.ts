@@ -1,7 +1,7 @@
 import type { LogRecord } from './log-record.js'
 
 /**
- * A tenant as the operator manages it (docs/operators.md): its name, the cell it lives in, and whether its keys
+ * A tenant as the operator manages it (docs/operations.md#tenants): its name, the cell it lives in, and whether its keys
  * and dashboard sessions are answered. A suspended tenant keeps its state; its pipeline keeps running.
  */
 export interface TenantRecord {
