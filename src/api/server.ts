@@ -170,7 +170,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
       const signedIn = await signedInOf(deps.dashboard, request)
       requireActiveTenant(signedIn.principal, core.tenantDirectory)
       if (scope !== undefined) requireScope(signedIn.principal, scope)
-      const limit = limiter.take(signedIn.principal.actor, core.clock(), 1, core.tenantDirectory.limitsOf(signedIn.principal.tenant, limiter))
+      const limit = limiter.takeFor(signedIn.principal, core.clock(), 1, core.tenantDirectory)
       if (!limit.allowed) throw rateLimitedError(limit)
       request.principal = signedIn.principal
       request.signedIn = signedIn

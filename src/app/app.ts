@@ -12,8 +12,9 @@ import { startMetricsServer } from './metrics-server.js'
 import { RateLimiter } from '../services/rate-limit.js'
 import { startGrpc } from '../grpc/scorer-server.js'
 import { AuditLog } from '../stream/audit-log.js'
-import { ensureServiceTopics, topicNames } from '../stream/topics.js'
-import { startTopologies, type TopologyContext } from '../stream/topology.js'
+import { compactedTopics, ensureServiceTopics, topicNames } from '../stream/topics.js'
+import { declaredStores, startTopologies, type TopologyContext } from '../stream/topology.js'
+import { TenantEraser } from '../stream/tenant-erasure.js'
 import { bootstrap, type Identity } from './bootstrap.js'
 import type { Config } from './config.js'
 import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
@@ -119,7 +120,8 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const log = options.log ?? await openEventLog(config, logger)
   if (log instanceof EmbeddedEventLog) state.storage.watch('log', log.database, EMBEDDED_PROBE_KEY)
   state.storage.start()
-  const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters }
+  const tenantDirectory = await TenantDirectory.load(state)
+  const runtime: ProcessorRuntime = { state, log, health, logger, deadLetterTopic: topics.deadLetters, tenants: tenantDirectory, compactedTopics: compactedTopics(config) }
   await ensureServiceTopics(log, config)
   const codec = decodingOnce(options.codec ?? await decisionCodec(config))
   const origin = identity.originId
@@ -127,16 +129,20 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
   const velocity = await VelocityStore.open(state, { flushIntervalMs: config.velocityFlushMs, maxCached: config.velocityCacheRecords })
   const reputation = await IpReputationIndex.load(state)
   const modelRegistry = await ModelRegistry.load(state, { logger, health })
-  const tenantDirectory = await TenantDirectory.load(state)
-  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry, tenantDirectory })
+  const eraser = new TenantEraser(state, declaredStores(TOPOLOGIES), velocity, logger.child({ component: 'erasure' }), 2 * config.velocityFlushMs + 1000)
+  const views = openViews(runtime, topics, origin, { velocity, reputation, modelRegistry, tenantDirectory, erase: tenant => eraser.erase(tenant) })
   const audit = new AuditLog(log, topics.audit, clock)
   const mtlsServerFingerprint = config.mtlsCertFile === undefined ? undefined : new X509Certificate(readFileSync(config.mtlsCertFile)).fingerprint256
   await controlPlane.start()
   const startedViews = Object.entries(views).filter(([name]) => options.views === undefined || options.views.includes(name as keyof Views)).map(([, v]) => v)
-  for (const v of startedViews) await v.start()
+  // Tenants first, caught up: a deleted tenant is known before any other view could apply its records.
+  await views.tenants.start()
+  await views.tenants.catchUp(60_000)
+  for (const v of startedViews) if (v !== views.tenants) await v.start()
+  for (const tenant of tenantDirectory.deleted()) eraser.erase(tenant)
   const core: ProcessCore = {
     runtime, config, logger, clock, state, identity, log, topics, codec, health, controlPlane, ...views, velocity,
-    startedViews, modelRegistry, reputation, tenantDirectory, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
+    startedViews, modelRegistry, reputation, tenantDirectory, eraser, mtlsServerFingerprint, audit, webhookEgress: egressPolicy(config.webhookEgressAllow),
     async startTopologies (names = Object.keys(TOPOLOGIES)) {
       const ctx: TopologyContext = { ...runtime, config, codec, topics, control: controlPlane, cases: views.cases, webhooks: views.webhooks, audit, clock, models: modelRegistry }
       const running = await startTopologies(TOPOLOGIES, names, ctx)
@@ -144,6 +150,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
     },
     async closeCore () {
       await Promise.all([...Object.values(views).map(v => v.stop()), controlPlane.stop()])
+      await eraser.stop()
       // A store that cannot write (a full disk) still closes: the velocity journal has the increments not flushed.
       await velocity.flush().catch((err: unknown) => logger.child({ component: 'velocity' }).warn({ err }, 'velocity records not flushed at shutdown; the journal re-applies them at the next start'))
       await log.close()
@@ -200,7 +207,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     core,
     service,
     dashboard,
-    limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
+    limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, { rate: config.rateLimitTenantPerSecond, burst: config.rateLimitTenantBurst }),
     connections: config.connections,
     operatorToken: config.metrics.token,
     adminToken: config.operatorToken,

@@ -48,6 +48,9 @@ export interface Config {
   /** Token bucket per API key (per instance): sustained requests per second and burst. */
   rateLimitPerSecond: number
   rateLimitBurst: number
+  /** All of one tenant's keys together (an account may mint keys: this bounds what it gets by minting them). */
+  rateLimitTenantPerSecond: number
+  rateLimitTenantBurst: number
   /** Webhook delivery: timeout of one attempt, multiplier of the retry schedule (tests shrink it), extra CA file. */
   webhookTimeoutMs: number
   webhookBackoffScale: number
@@ -142,6 +145,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     ruleBudgetUnits: int(env, 'RULE_BUDGET_UNITS', DEFAULT_RULE_BUDGET_UNITS, 1, 100_000_000),
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
+    rateLimitTenantPerSecond: int(env, 'RATE_LIMIT_TENANT_PER_SECOND', 4 * int(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000), 1, 4_000_000),
+    rateLimitTenantBurst: int(env, 'RATE_LIMIT_TENANT_BURST', 4 * int(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000), 1, 40_000_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60000),
     webhookBackoffScale: Number(env.WEBHOOK_BACKOFF_SCALE ?? '1'),
     webhookCaFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,

@@ -19,8 +19,9 @@ const port = parentPort!
 const logger = pino({ level: logLevel })
 const stopTelemetry = startTelemetry('topology-thread') ?? (async () => {})
 const log = logHandle === undefined ? await openEventLog(config, logger) : await FollowerEventLog.open(logHandle, port)
-// The views the topologies read: cases (the case writer), webhook endpoints (delivery), models (the trainer).
-const core = await startCore({ ...config, dataDir: path.join(config.dataDir, 'topologies') }, logger, { log, views: ['cases', 'webhooks', 'models'], reserveFile: path.join(config.dataDir, 'storage-reserve') })
+// The views the topologies read: cases (the case writer), webhook endpoints (delivery), models (the trainer); and
+// tenants, whose deletions erase what the topologies keep.
+const core = await startCore({ ...config, dataDir: path.join(config.dataDir, 'topologies') }, logger, { log, views: ['tenants', 'cases', 'webhooks', 'models'], reserveFile: path.join(config.dataDir, 'storage-reserve') })
 const stop = await core.startTopologies(names)
 const report = () => port.postMessage({ op: 'health', report: core.health.report() })
 core.health.onChange = report

@@ -41,7 +41,9 @@ export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Pri
 }
 
 /** Refuses a principal whose tenant the operator suspended (its keys and dashboard sessions alike). */
-export function requireActiveTenant (principal: Principal, tenants: { isSuspended(tenant: string): boolean }): void {
+/** A deleted tenant's keys are no keys (its state, keys included, is being erased); a suspended one's are refused. */
+export function requireActiveTenant (principal: Principal, tenants: { isSuspended(tenant: string): boolean, isErased(tenant: string): boolean }): void {
+  if (tenants.isErased(principal.tenant)) throw new ApiError('invalid_key', 'Invalid API key provided.')
   if (tenants.isSuspended(principal.tenant)) throw new ApiError('tenant_suspended', 'This account is suspended: its API keys and dashboard sessions are refused until the operator resumes it.')
 }
 

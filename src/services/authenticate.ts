@@ -14,7 +14,7 @@ export async function authenticate (core: Pick<Core, 'clock' | 'state' | 'tenant
   const now = core.clock()
   const principal = principalFor(await lookupApiKey(core.state, bearerSecret(authorization, now)), now)
   requireActiveTenant(principal, core.tenantDirectory)
-  const limit = limiter.take(principal.actor, now, 1, core.tenantDirectory.limitsOf(principal.tenant, limiter))
+  const limit = limiter.takeFor(principal, now, 1, core.tenantDirectory)
   onLimit(limit)
   if (!limit.allowed) throw rateLimitedError(limit)
   requireScope(principal, scope)

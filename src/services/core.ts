@@ -1,4 +1,5 @@
 import type { TenantDirectory } from '../stores/tenants.js'
+import type { TenantEraser } from '../stream/tenant-erasure.js'
 import type { Views } from '../stream/views.js'
 import type { Logger } from 'pino'
 import type { IpReputationIndex } from '../stores/signals.js'
@@ -35,6 +36,8 @@ export interface Core extends Views {
   reputation: IpReputationIndex
   /** The operator's tenants as requests are checked: suspended ones (403 tenant_suspended) and quotas. */
   tenantDirectory: TenantDirectory
+  /** Erases deleted tenants' state here, in the background. */
+  eraser: TenantEraser
   /** SHA-256 fingerprint of the mutual-TLS listener's certificate, for tenants to pin. */
   mtlsServerFingerprint: string | undefined
   audit: AuditLog

@@ -61,5 +61,7 @@ export const TAG = {
   learner: 'N',
   linkGraph: 'G',
   asyncCheck: 'A',
-  tenant: 'T'
+  tenant: 'T',
+  /** Each tenant's record keys on the compacted topics (erasure's tombstones). */
+  compactedKey: 'K'
 } as const

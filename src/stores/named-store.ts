@@ -9,6 +9,12 @@ import { prefixRange, stateId, stateKey } from './keys.js'
 export interface StoreDeclaration {
   readonly name: string
   readonly prefix: string
+  /**
+   * How erasing a tenant reaches the store (stores/erasure.ts): its keys name the tenant first (`tenantStore`), or
+   * its values do (`tenantOf`, read from each value: a scan of the whole store).
+   */
+  readonly tenantFirst?: boolean
+  tenantOf?(value: Buffer): string | undefined
 }
 
 /** A named store's keys: each is its tag and prefix parts, then the parts given (stores/keys.ts). */
@@ -32,4 +38,9 @@ export function namedStore (name: string, tag: string, ...prefixParts: string[])
     id: (...parts) => stateId(tag, ...prefixParts, ...parts),
     range: (...parts) => prefixRange(tag, ...prefixParts, ...parts)
   }
+}
+
+/** A store whose keys name the tenant first, after its prefix: erasing a tenant deletes its range. */
+export function tenantStore (name: string, tag: string, ...prefixParts: string[]): NamedStore {
+  return { ...namedStore(name, tag, ...prefixParts), tenantFirst: true }
 }

@@ -21,6 +21,7 @@ export interface RateLimits { rate: number, burst: number }
  */
 export class TenantDirectory {
   private readonly suspended = new Set<string>()
+  private readonly erased = new Set<string>()
   private readonly quotas = new Map<string, TenantQuotas>()
 
   static async load (state: StateDb): Promise<TenantDirectory> {
@@ -33,6 +34,7 @@ export class TenantDirectory {
   note (t: TenantRecord): void {
     if (t.status === 'suspended') this.suspended.add(t.id)
     else this.suspended.delete(t.id)
+    if (t.status === 'deleted') this.erased.add(t.id)
     if (t.quotas === undefined || Object.keys(t.quotas).length === 0) this.quotas.delete(t.id)
     else this.quotas.set(t.id, t.quotas)
   }
@@ -41,10 +43,24 @@ export class TenantDirectory {
     return this.suspended.size > 0 && this.suspended.has(tenant)
   }
 
+  /** Deleted by the operator: nothing of it is answered, applied or kept any more. */
+  isErased (tenant: string): boolean {
+    return this.erased.size > 0 && this.erased.has(tenant)
+  }
+
+  /** Every deleted tenant (erasure runs again for each at start: stores/erasure.ts). */
+  deleted (): string[] { return [...this.erased] }
+
   /** The tenant's rate and burst per API key: its quota's, else `defaults` (the same object: no allocation). */
   limitsOf (tenant: string, defaults: RateLimits): RateLimits {
     const q = this.quotas.size === 0 ? undefined : this.quotas.get(tenant)
     return q === undefined || (q.rate_per_second === undefined && q.burst === undefined) ? defaults : { rate: q.rate_per_second ?? defaults.rate, burst: q.burst ?? defaults.burst }
+  }
+
+  /** The rate and burst of all the tenant's keys together: its quota's, else `defaults`. */
+  tenantLimitsOf (tenant: string, defaults: RateLimits): RateLimits {
+    const q = this.quotas.size === 0 ? undefined : this.quotas.get(tenant)
+    return q === undefined || (q.tenant_rate_per_second === undefined && q.tenant_burst === undefined) ? defaults : { rate: q.tenant_rate_per_second ?? defaults.rate, burst: q.tenant_burst ?? defaults.burst }
   }
 
   /** One of the tenant's count quotas (a batch's events, rules, a list's items): its own, else `otherwise`. */
@@ -53,8 +69,15 @@ export class TenantDirectory {
   }
 }
 
-/** Applies a tenant change: the record by id, and the in-memory index once the write is done. */
-export function applyTenantChange (change: TenantChange, writes: StoreWrites, directory: TenantDirectory): void {
+/**
+ * Applies a tenant change: the record by id, and the in-memory index once the write is done; a deletion then
+ * erases the tenant's state here (`erase`, which runs in the background).
+ */
+export function applyTenantChange (change: TenantChange, writes: StoreWrites, directory: TenantDirectory, erase: (tenant: string) => void): void {
   writes.put(tenantKey(change.tenant.id), Buffer.from(JSON.stringify(change.tenant)))
-  writes.append(() => [], written => { if (written) directory.note(change.tenant) })
+  writes.append(() => [], written => {
+    if (!written) return
+    directory.note(change.tenant)
+    if (change.tenant.status === 'deleted') erase(change.tenant.id)
+  })
 }

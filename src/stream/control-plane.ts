@@ -187,7 +187,7 @@ export class ControlPlane {
       const version: RulesetVersion = { tenant_id: scope.tenant, mode: scope.mode, number, ruleset, created_ms: nowMs, actor, change: describe, proposal_id: newId('prp') }
       const outcome = this.view.expect(version.proposal_id)
       outcome.catch(() => {})
-      await appendConfirmed(this.log, this.topic, [{ key: recordKeyOf(version), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(version)) }])
+      await appendConfirmed(this.log, this.topic, [{ key: recordKeyOf(version), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(version)), headers: { tenant_id: scope.tenant } }])
       if (await outcome) return version
     }
     throw new ChangeRejected('The ruleset changed concurrently too many times; retry the request.')
@@ -201,7 +201,7 @@ export class ControlPlane {
     const changes: ListItemChange[] = items.map(i => ({ kind: 'list_item', tenant_id: scope.tenant, mode: scope.mode, ...i, created_ms: nowMs, actor, proposal_id: newId('prp') }))
     const outcomes = changes.map(c => this.view.expect(c.proposal_id))
     for (const o of outcomes) o.catch(() => {})
-    await appendConfirmed(this.log, this.topic, changes.map(c => ({ key: itemRecordKeyOf(c), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(c)) })))
+    await appendConfirmed(this.log, this.topic, changes.map(c => ({ key: itemRecordKeyOf(c), partitionKey: `${scope.tenant}:${scope.mode}`, value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: scope.tenant } })))
     return Promise.all(outcomes)
   }
 

@@ -9,7 +9,7 @@ import { inRecordSpan } from './tracing.js'
  * does one cross-cutting job; the runner (processor.ts) wraps a processor's `process` in them once, when it is
  * built, from what the processor declares, so no processor traces, de-duplicates or counts by hand:
  *
- *   traced -> decoded -> the processor's own `middleware` -> deduplicated(`dedupe`) -> process
+ *   ofLiveTenants -> keyIndexed -> traced -> decoded -> the processor's own `middleware` -> deduplicated(`dedupe`) -> process
  *
  * Retries and dead letters are not middleware here: their unit is the batch, not a record. A record's writes
  * join its batch's (state and checkpoint commit together), so a failed record cannot be retried alone inside
@@ -42,6 +42,36 @@ export function wrap<T, B extends RecordBatch> (handler: Handler<T, B>, ...middl
 /** A handler of consumed records that decodes each once and hands the value to `next`. */
 export function decoded<T, B extends RecordBatch> (decode: (record: ConsumedRecord) => T | Promise<T>, next: Handler<T, B>): Handler<ConsumedRecord, B> {
   return async (_value, record, batch) => { await next(await decode(record), record, batch) }
+}
+
+/** The tenants whose records are passed over: those the operator deleted (stores/tenants.ts, TenantDirectory). */
+export interface ErasedTenants { isErased(tenant: string): boolean }
+
+/**
+ * Records of a deleted tenant (its `tenant_id` header), and tombstones (an empty value on a compacted topic, appended
+ * when a tenant is erased), are passed over: no processor applies them, so nothing of an erased tenant comes back,
+ * not from the decision log's history a new instance replays, nor from a record that was in flight.
+ */
+export function ofLiveTenants (tenants: ErasedTenants, compacted: ReadonlySet<string>): Middleware {
+  return next => (value, record, batch) => {
+    const tenant = record.headers.tenant_id
+    if (tenant !== undefined && tenants.isErased(tenant)) return
+    if (record.value.length === 0 && compacted.has(record.topic)) return
+    return next(value, record, batch)
+  }
+}
+
+/**
+ * On a compacted topic, each tenant's record keys are indexed in state (`key`), so erasing a tenant can append a
+ * tombstone for every key it has there (stores/erasure.ts) without reading the topic.
+ */
+export function keyIndexed (compacted: ReadonlySet<string>, key: (tenant: string, topic: string, recordKey: string) => Buffer): Middleware {
+  return next => async (value, record, batch) => {
+    await next(value, record, batch)
+    const tenant = record.headers.tenant_id
+    // The partition is kept: a tombstone must land where the record did, whatever key chose it.
+    if (tenant !== undefined && compacted.has(record.topic)) batch.writes.put(key(tenant, record.topic, record.key), Buffer.from(String(record.partition)))
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { decoded, deduplicated, timed, traced, wrap, type Handler, type Middleware, type RecordBatch } from './middleware.js'
+import { decoded, deduplicated, keyIndexed, ofLiveTenants, timed, traced, wrap, type ErasedTenants, type Handler, type Middleware, type RecordBatch } from './middleware.js'
 import { stateKey, TAG } from '../stores/keys.js'
 import type { StateDb } from '../stores/state-db.js'
 import { BatchWrites } from './batch-writes.js'
@@ -68,6 +68,10 @@ export interface ProcessorRuntime {
   deadLetterTopic: string
   /** Pause before retrying a failing record alone, times the attempt (ms). */
   retryMs?: number
+  /** Deleted tenants, whose records every processor passes over (absent: none). */
+  tenants?: ErasedTenants
+  /** The compacted topics: their tombstones are passed over, their keys indexed by tenant for erasure. */
+  compactedTopics?: ReadonlySet<string>
 }
 
 /** An output kept in a checkpoint until its append is known done, with the offset of the record that caused it. */
@@ -75,6 +79,8 @@ interface PendingOutput { offset: number, topic: string, record: LogRecord }
 interface Checkpoint { offset: number, outputs: PendingOutput[] }
 
 const NO_CHECKPOINT: Checkpoint = { offset: -1, outputs: [] }
+const NONE: ReadonlySet<string> = new Set()
+const compactedKey = (tenant: string, topic: string, key: string) => stateKey(TAG.compactedKey, tenant, topic, key)
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 /**
  * Pause before a batch that failed for a reason outside its records (the log, a view or the local store
@@ -150,7 +156,12 @@ export class ProcessorRunner<T, L = undefined> {
     this.logger = rt.logger.child({ component: 'processor', group: p.group })
     const process: Handler<T, RunningBatch<L>> = (value, record, batch) => p.process(value, record, batch)
     const dedupe = p.dedupe === undefined ? undefined : deduplicated(p.dedupe.bind(p))
-    this.handle = wrap(decoded(record => p.decode(record), wrap(process, ...p.middleware ?? [], dedupe)), traced(`${p.group} process`))
+    const compacted = rt.compactedTopics ?? NONE
+    const stateful = p.checkpoint !== undefined
+    this.handle = wrap(decoded(record => p.decode(record), wrap(process, ...p.middleware ?? [], dedupe)),
+      rt.tenants === undefined ? undefined : ofLiveTenants(rt.tenants, compacted),
+      stateful && compacted.size > 0 ? keyIndexed(compacted, compactedKey) : undefined,
+      traced(`${p.group} process`))
     this.commitBatch = timed(p.group, (records, done, resent) => this.processAndCommit(records, done, resent))
   }
 

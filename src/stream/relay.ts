@@ -204,7 +204,7 @@ export class OutboxRelay {
     return {
       key,
       value,
-      headers: { origin: this.options.originId, seq: String(e.seq), trace_id: decoded.trace_id, ...this.traceparentHeader(e.seq) },
+      headers: { origin: this.options.originId, seq: String(e.seq), tenant_id: decoded.tenant_id, trace_id: decoded.trace_id, ...this.traceparentHeader(e.seq) },
       timestamp: decoded.created_ms
     }
   }

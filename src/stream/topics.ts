@@ -1,4 +1,4 @@
-import type { EventLog } from './eventlog/event-log.js'
+import type { EventLog, TopicSpec } from './eventlog/event-log.js'
 
 /** Every topic name, under the configured prefix. */
 export function topicNames (config: { topicPrefix: string }) {
@@ -40,9 +40,19 @@ export type TopicNames = ReturnType<typeof topicNames>
  * an instance started later could materialize it; it keeps `decisionsRetentionMs` (-1: forever). The
  * repartition topics are stamped when appended, so the default retention counts from then.
  */
-export async function ensureServiceTopics (log: EventLog, config: { topicPrefix: string, decisionsPartitions: number, decisionsRetentionMs: number }): Promise<void> {
+export async function ensureServiceTopics (log: EventLog, config: TopicConfig): Promise<void> {
+  await log.ensureTopics(serviceTopics(config))
+}
+
+/** The compacted topics' names (erasure tombstones their keys: stores/erasure.ts). */
+export const compactedTopics = (config: TopicConfig): ReadonlySet<string> =>
+  new Set(serviceTopics(config).filter(t => t.compacted === true).map(t => t.name))
+
+type TopicConfig = { topicPrefix: string, decisionsPartitions: number, decisionsRetentionMs: number }
+
+function serviceTopics (config: TopicConfig): TopicSpec[] {
   const t = topicNames(config)
-  await log.ensureTopics([
+  return [
     { name: t.decisions, partitions: config.decisionsPartitions, retentionMs: config.decisionsRetentionMs },
     { name: t.rulesets, partitions: 3, compacted: true },
     { name: t.events, partitions: 6 },
@@ -65,5 +75,5 @@ export async function ensureServiceTopics (log: EventLog, config: { topicPrefix:
     { name: t.asyncScorerByTenant, partitions: config.decisionsPartitions, appendTime: true },
     { name: t.feedbackByTenant, partitions: config.decisionsPartitions, appendTime: true },
     { name: t.deadLetters, partitions: 3 }
-  ])
+  ]
 }

@@ -89,6 +89,9 @@ export function checkStores (topologies: readonly Topology[]): void {
   if (clashes.length > 0) throw new Error(`topology stores clash: ${clashes.join('; ')}`)
 }
 
+/** Every store the registry's topologies declare (erasing a tenant reaches each: stores/erasure.ts). */
+export const declaredStores = (registry: Readonly<Record<string, Topology>>): StoreDeclaration[] => Object.values(registry).flatMap(t => [...t.stores])
+
 /**
  * Starts the topologies of `registry` named in `names`, after checking the stores the whole registry declares
  * (checkStores): a clash is refused at start even between topologies that run in different processes.

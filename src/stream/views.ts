@@ -54,7 +54,14 @@ export interface Views {
 }
 
 /** What the apply functions need besides the batch: the velocity store and the in-memory indexes. */
-export interface ViewDeps { velocity: VelocityStore, reputation: IpReputationIndex, modelRegistry: ModelRegistry, tenantDirectory: TenantDirectory }
+export interface ViewDeps {
+  velocity: VelocityStore
+  reputation: IpReputationIndex
+  modelRegistry: ModelRegistry
+  tenantDirectory: TenantDirectory
+  /** Erases a deleted tenant's state here (stream/tenant-erasure.ts). */
+  erase(tenant: string): void
+}
 
 /** A view: its topic, its group name, how a record is decoded and applied, and the id a writer waits on. */
 const view = <T, R>(topic: keyof TopicNames, name: string, how: Materialization<T, R>) => ({ topic, name, how })
@@ -71,7 +78,7 @@ function table (deps: ViewDeps) {
     deliveries: view<Delivery, Delivery>('webhookDeliveries', 'deliveries', { decode: parseJson, apply: async (d, _r, w) => { applyDeliveryState(d, w); return [[`${d.id}@${d.version}`, d]] } }),
     auditEntries: view<AuditEntry, AuditEntry>('audit', 'audit', { decode: parseJson, apply: async (e, r, w) => { applyAuditEntry(e, r, w); return [[e.id, e]] } }),
     apiKeys: view<ApiKeyChange, ApiKeyChange>('apiKeys', 'api-keys', { decode: parseJson, apply: async (c, _r, w) => { applyApiKeyChange(c, w); return [[c.change_id, c]] } }),
-    tenants: view<TenantChange, TenantChange>('tenants', 'tenants', { decode: parseJson, apply: async (c, _r, w) => { applyTenantChange(c, w, deps.tenantDirectory); return [[c.change_id, c]] } }),
+    tenants: view<TenantChange, TenantChange>('tenants', 'tenants', { decode: parseJson, apply: async (c, _r, w) => { applyTenantChange(c, w, deps.tenantDirectory, deps.erase); return [[c.change_id, c]] } }),
     dashboardUsers: view<DashboardUserChange, DashboardUserChange>('dashboardUsers', 'dashboard-users', { decode: parseJson, apply: async (c, _r, w) => { await applyDashboardUserChange(c, w); return [[c.change_id, c]] } }),
     dashboardSessions: view<DashboardSessionChange, DashboardSessionChange>('dashboardSessions', 'dashboard-sessions', { decode: parseJson, apply: async (c, _r, w) => { await applyDashboardSessionChange(c, w); return [[c.change_id, c]] } }),
     clientCas: view<ClientCaRecord, ClientCaRecord>('clientCas', 'client-cas', { decode: parseJson, apply: async (c, _r, w) => { applyClientCa(c, w); return [[c.change_id, c]] } }),

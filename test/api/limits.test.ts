@@ -41,7 +41,7 @@ describe('rate limits per key', () => {
     expect(allowed).toBe(1500)
   })
   it('forgets the bucket of the key used longest ago, not of a key in use, when it holds too many', () => {
-    const limiter = new RateLimiter(1, 2, 2)
+    const limiter = new RateLimiter(1, 2, { rate: 4, burst: 8 }, 2)
     limiter.take('busy', 0)
     limiter.take('busy', 0)
     limiter.take('other', 0)

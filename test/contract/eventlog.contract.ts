@@ -132,6 +132,24 @@ export function eventLogContract (transport: string, fixture: EventLogFixture): 
       expect(got.map(r => r.key)).toEqual(Array.from({ length: 8 }, (_, i) => `tenant-a:v${i}`))
     })
 
+    it('appends a tombstone to the partition given, over any key, and consumers read it empty with its headers', async () => {
+      const log = await open()
+      const topic = fixture.name('tomb')
+      await log.ensureTopics([{ name: topic, partitions: 4, compacted: true }])
+      await log.append(topic, [{ key: 'tenant-a:k', partitionKey: 'tenant-a', value: Buffer.from('v1') }, { key: 'tenant-b:k', value: Buffer.from('kept') }])
+      const first = await collector(log, fixture.name('g'), [topic]).until(2)
+      const partition = first.find(r => r.key === 'tenant-a:k')!.partition
+      await log.append(topic, [{ key: 'tenant-a:k', partition, value: new Uint8Array(0), headers: { tenant_id: 'tenant-a' } }])
+      const got = await collector(log, fixture.name('g'), [topic]).until(3)
+      const ofKey = got.filter(r => r.key === 'tenant-a:k')
+      expect(ofKey.map(r => r.partition)).toEqual([partition, partition])
+      expect(ofKey[1]!.value.length).toBe(0)
+      expect(ofKey[1]!.headers).toMatchObject({ tenant_id: 'tenant-a' })
+      // Compaction keeps the tombstone and drops what it deletes (the embedded log at once, Kafka's cleaner later).
+      if (log.kind === 'embedded') expect(ofKey[0]!.value.length).toBe(0)
+      expect(text(got.find(r => r.key === 'tenant-b:k')!)).toBe('kept')
+    })
+
     it('reports per partition the offset the next record will get', async () => {
       const log = await open()
       const topic = fixture.name('ends')

@@ -107,7 +107,7 @@ function transaction (i: number): TransactionRecord {
 const expectedRecord = (seq: number, i: number): LogRecord => ({
   key: `ten_relay:${transaction(i).trace_id}`,
   value: Buffer.from(encodeEvent(transaction(i))),
-  headers: { origin: ORIGIN, seq: String(seq), trace_id: transaction(i).trace_id },
+  headers: { origin: ORIGIN, seq: String(seq), tenant_id: 'ten_relay', trace_id: transaction(i).trace_id },
   timestamp: T0 + i
 })
 
@@ -227,7 +227,7 @@ describe('OutboxRelay', () => {
   it('caps each batch at maxBatchBytes as recordBytes counts them', async () => {
     const size = recordBytes(expectedRecord(1, 1))
     expect(size).toBe(70 + Buffer.byteLength(expectedRecord(1, 1).key) + encodeEvent(transaction(1)).byteLength +
-      'origin'.length + ORIGIN.length + 8 + 'seq'.length + 1 + 8 + 'trace_id'.length + transaction(1).trace_id.length + 8)
+      'origin'.length + ORIGIN.length + 8 + 'seq'.length + 1 + 8 + 'tenant_id'.length + 'ten_relay'.length + 8 + 'trace_id'.length + transaction(1).trace_id.length + 8)
     const r = await rig({ maxBatchBytes: 3 * size - 1 })
     r.enqueue(1, 2, 3, 4, 5)
     r.relay.start()

@@ -2,7 +2,7 @@ import type { LRUCache } from 'lru-cache'
 import type { LinkKind } from '../../src/domain/link-analysis.js'
 import type { Scope } from '../../src/domain/scope.js'
 import { TAG } from '../../src/stores/keys.js'
-import { namedStore } from '../../src/stores/named-store.js'
+import { tenantStore } from '../../src/stores/named-store.js'
 import { decodeLinks, encodeLinks, type Links } from '../../src/stores/velocity/index.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
 
@@ -11,7 +11,7 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
  * identifier (`i`, a device, email, card or IP and the users that used it), each link with the event time it
  * was last seen (src/stores/velocity/links.ts holds the encoding).
  */
-export const LINK_GRAPH = namedStore('async-scorer.link-graph', TAG.linkGraph)
+export const LINK_GRAPH = tenantStore('async-scorer.link-graph', TAG.linkGraph)
 
 /** A node's id: the text of its state key (its bytes are made only to read or write it). */
 export const identifierId = (s: Scope, kind: LinkKind, value: string) => LINK_GRAPH.id(s.tenant, s.mode, 'i', kind, value)

@@ -1,6 +1,6 @@
 import type { Scope } from '../../src/domain/scope.js'
 import { TAG } from '../../src/stores/keys.js'
-import { namedStore } from '../../src/stores/named-store.js'
+import { tenantStore } from '../../src/stores/named-store.js'
 import { scan } from '../../src/stores/rocks.js'
 import type { StateDb } from '../../src/stores/state-db.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
@@ -9,7 +9,7 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
 export type DuePhase = 'm' | 'x'
 
 /** The due index: (scope, due time, trace, phase), empty values; read in due-time order up to the watermark. */
-export const DUE_INDEX = namedStore('feedback.due-index', TAG.learner, 'd')
+export const DUE_INDEX = tenantStore('feedback.due-index', TAG.learner, 'd')
 
 const dueKey = (s: Scope, dueMs: number, trace: string, phase: DuePhase) => DUE_INDEX.key(s.tenant, s.mode, String(dueMs).padStart(15, '0'), trace, phase)
 

@@ -1,7 +1,7 @@
 import { alignLearner, type LearnerState } from '../../src/domain/model/learner.js'
 import type { Mode, Scope } from '../../src/domain/scope.js'
 import { TAG } from '../../src/stores/keys.js'
-import { namedStore } from '../../src/stores/named-store.js'
+import { tenantStore } from '../../src/stores/named-store.js'
 import { scan } from '../../src/stores/rocks.js'
 import type { StateDb } from '../../src/stores/state-db.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
@@ -11,12 +11,12 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
  * champion and challenger. Read by name into the current inputs (alignLearner): a state naming an input the code
  * no longer has is an error, never weights moved onto other inputs.
  */
-export const LEARNERS = namedStore('feedback.learners', TAG.learner, 's')
+export const LEARNERS = tenantStore('feedback.learners', TAG.learner, 's')
 /**
  * Where each scope's due index (due-index.ts) is still to be read from: entries before it were handled (and
  * deleted), so each read seeks past them instead of stepping over their deletions.
  */
-export const DUE_FROM = namedStore('feedback.due-from', TAG.learner, 'f')
+export const DUE_FROM = tenantStore('feedback.due-from', TAG.learner, 'f')
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v))
 const learnerOf = (scope: Scope, raw: Buffer) => alignLearner(JSON.parse(raw.toString()) as LearnerState, undefined, `the learner state of ${scope.tenant}/${scope.mode}`)

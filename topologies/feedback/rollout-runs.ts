@@ -1,14 +1,14 @@
 import type { RolloutFigures } from '../../src/domain/decision/types.js'
 import type { Scope } from '../../src/domain/scope.js'
 import { TAG } from '../../src/stores/keys.js'
-import { namedStore } from '../../src/stores/named-store.js'
+import { tenantStore } from '../../src/stores/named-store.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
 
 /** The figures of each guarded run of a scope's rollouts, by run id. */
 export type GuardedRuns = Record<string, RolloutFigures & { pack: string }>
 
 /** The rollout guard's figures (rollout-guard.ts), per scope. */
-export const ROLLOUT_RUNS = namedStore('feedback.rollout-runs', TAG.learner, 'g')
+export const ROLLOUT_RUNS = tenantStore('feedback.rollout-runs', TAG.learner, 'g')
 
 const runsKey = (s: Scope) => ROLLOUT_RUNS.key(s.tenant, s.mode)
 

@@ -3,7 +3,7 @@ import { storedValues } from '../../src/domain/model/stored-inputs.js'
 import type { Scope } from '../../src/domain/scope.js'
 import type { FeedbackLabel } from '../../src/domain/records/feedback.js'
 import { TAG } from '../../src/stores/keys.js'
-import { namedStore } from '../../src/stores/named-store.js'
+import { tenantStore } from '../../src/stores/named-store.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
 
 /**
@@ -20,9 +20,9 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
 export interface Row { t: number, x: number[], z?: number[], v?: number, s?: number, learned?: 0 | 1, h?: 0 | 1, g?: string[], gm?: 1, late?: 1 }
 
 /** Each decision's row, by scope and trace id. */
-export const ROWS = namedStore('feedback.rows', TAG.learner, 'r')
+export const ROWS = tenantStore('feedback.rows', TAG.learner, 'r')
 /** A label that came before its decision, kept until the decision comes (FeedbackLabel as JSON). */
-export const PENDING_LABELS = namedStore('feedback.pending-labels', TAG.learner, 'p')
+export const PENDING_LABELS = tenantStore('feedback.pending-labels', TAG.learner, 'p')
 
 const rowKey = (s: Scope, trace: string) => ROWS.key(s.tenant, s.mode, trace)
 const pendingKey = (s: Scope, trace: string) => PENDING_LABELS.key(s.tenant, s.mode, trace)

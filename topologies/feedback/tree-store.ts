@@ -3,7 +3,7 @@ import { namedForest, storedValues, type NamedForest } from '../../src/domain/mo
 import type { Forest } from '../../src/domain/model/gbdt.js'
 import type { Scope } from '../../src/domain/scope.js'
 import { TAG } from '../../src/stores/keys.js'
-import { namedStore } from '../../src/stores/named-store.js'
+import { tenantStore } from '../../src/stores/named-store.js'
 import { scan } from '../../src/stores/rocks.js'
 import type { StateDb } from '../../src/stores/state-db.js'
 import type { BatchWrites } from '../../src/stream/batch-writes.js'
@@ -16,12 +16,12 @@ import type { BatchWrites } from '../../src/stream/batch-writes.js'
 export interface TrainingRow { z: number[], y: 0 | 1, w: number, s?: number, v?: number }
 
 /** The training index: (scope, recorded time, trace) -> TrainingRow, frauds all, legitimate rows sampled. */
-export const TRAINING_INDEX = namedStore('feedback.training-index', TAG.learner, 't')
+export const TRAINING_INDEX = tenantStore('feedback.training-index', TAG.learner, 't')
 /**
  * The forests of each scope's champion, the one before it and its challenger, by version, with the names of the
  * inputs their splits index (NamedForest; a bare Forest in those stored before, made with schema version 1).
  */
-export const FORESTS = namedStore('feedback.forests', TAG.learner, 'o')
+export const FORESTS = tenantStore('feedback.forests', TAG.learner, 'o')
 
 const trainingKey = (s: Scope, t: number, trace: string) => TRAINING_INDEX.key(s.tenant, s.mode, String(t).padStart(15, '0'), trace)
 const forestKey = (s: Scope, version: string) => FORESTS.key(s.tenant, s.mode, version)

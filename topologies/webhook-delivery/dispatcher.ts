@@ -1,12 +1,13 @@
 import { webhookDeliveriesTotal } from '../../src/stream/metrics.js'
 import type { Logger } from 'pino'
+import type { ErasedTenants } from '../../src/stream/middleware.js'
 import type { AuditLog } from '../../src/stream/audit-log.js'
 import type { EventLog } from '../../src/stream/eventlog/event-log.js'
 import { newId } from '../../src/domain/ids.js'
 import type { StateDb } from '../../src/stores/state-db.js'
 import { getEndpoint } from '../../src/stores/webhooks.js'
 import { nextAttemptAt } from '../../src/domain/webhooks/backoff.js'
-import { dropEntryOps, dueEntries, getOwned, isCurrentEntry, saveOps, type DueEntry } from './retry-store.js'
+import { dropEntryOps, dueEntries, forgetOps, getOwned, isCurrentEntry, saveOps, type DueEntry } from './retry-store.js'
 import type { WebhookSender } from './http-sender.js'
 import { SIGNATURE_HEADER, signatureHeader } from '../../src/domain/webhooks/signature.js'
 import type { WebhookEndpoint } from '../../src/domain/webhooks/types.js'
@@ -25,6 +26,8 @@ export interface DispatcherDeps {
   clock: () => number
   backoffScale: number
   random?: () => number
+  /** Deleted tenants: their deliveries are dropped, never attempted (stream/middleware.ts, ErasedTenants). */
+  tenants?: ErasedTenants
 }
 
 /** What one attempt's result does to a delivery (pure): success, 410 (endpoint gone), retry later, or dead letter. */
@@ -94,6 +97,10 @@ export class Dispatcher {
     const d = await getOwned(state, entry.id)
     if (!isCurrentEntry(d, entry)) {
       await state.committer.commit(dropEntryOps(entry))
+      return
+    }
+    if (this.deps.tenants?.isErased(d.tenant_id) === true) {
+      await state.committer.commit(forgetOps(d))
       return
     }
     const now = clock()

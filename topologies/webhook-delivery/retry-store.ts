@@ -8,7 +8,7 @@ import type { Delivery } from '../../src/domain/records/webhook-deliveries.js'
  * The delivery process's own retry state, durable in its local RocksDB: every delivery it accepted, and a
  * due index (next attempt time, delivery id) the dispatcher scans. A restart resumes from here.
  */
-export const DELIVERIES = namedStore('webhook-delivery.deliveries', TAG.deliveryOwned)
+export const DELIVERIES = { ...namedStore('webhook-delivery.deliveries', TAG.deliveryOwned), tenantOf: (value: Buffer) => (JSON.parse(value.toString()) as Delivery).tenant_id }
 export const DUE_INDEX = namedStore('webhook-delivery.due-index', TAG.deliveryDue)
 
 export const ownedKey = (id: string) => DELIVERIES.key(id)
@@ -54,3 +54,6 @@ export const isCurrentEntry = (d: Delivery | undefined, entry: DueEntry): d is D
 
 /** Removes a stale due entry (never the current one: see isCurrentEntry). */
 export const dropEntryOps = (entry: DueEntry): WriteOp[] => [{ type: 'del', key: dueKey(entry.dueMs, entry.id) }]
+
+/** A delivery of a deleted tenant, dropped whole: its state and its entry in the due index. */
+export const forgetOps = (d: Delivery): WriteOp[] => [{ type: 'del', key: ownedKey(d.id) }, ...(d.next_attempt_ms === null ? [] : [{ type: 'del' as const, key: dueKey(d.next_attempt_ms, d.id) }])]

@@ -73,7 +73,8 @@ export const webhookDelivery: Topology = {
       audit: ctx.audit,
       logger: ctx.logger.child({ component: 'dispatcher' }),
       clock,
-      backoffScale: config.webhookBackoffScale
+      backoffScale: config.webhookBackoffScale,
+      tenants: ctx.tenants
     })
     return { processors: [intake], services: [dispatcher] }
   }

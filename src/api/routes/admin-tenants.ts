@@ -11,6 +11,8 @@ import { newApiKey } from '../../stores/api-keys.js'
 import { rangeAfter } from '../../stores/keys.js'
 import { scanJson } from '../../stores/rocks.js'
 import { readTenant, tenantKey, tenantRange } from '../../stores/tenants.js'
+import { tombstonesOf } from '../../stores/erasure.js'
+import { appendConfirmed } from '../../stream/confirmation.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishApiKey } from './keys.js'
 
@@ -30,7 +32,7 @@ const quota = (most: number) => ({ anyOf: [{ type: 'integer', minimum: 1, maximu
 const quotasSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { rate_per_second: quota(1_000_000), burst: quota(10_000_000), batch_size: quota(BATCH_MAX), rules: quota(100_000), list_items: quota(10_000_000) }
+  properties: { rate_per_second: quota(1_000_000), burst: quota(10_000_000), tenant_rate_per_second: quota(4_000_000), tenant_burst: quota(40_000_000), batch_size: quota(BATCH_MAX), rules: quota(100_000), list_items: quota(10_000_000) }
 } as const
 
 /** The quotas after a change: each field sent replaces, null removes it. */
@@ -44,7 +46,7 @@ function withQuotas (current: TenantQuotas | undefined, change: Record<string, n
 }
 
 /**
- * The operator API (docs/operations.md#tenants): tenants created, listed, suspended and resumed, under /admin/v1, for the
+ * The operator API (docs/operations.md#tenants): tenants created, listed, suspended, resumed and deleted, under /admin/v1, for the
  * operator's OPERATOR_TOKEN only. A tenant's API key gets 403 operator_required here, and the operator token is
  * no API key on /v1 (401 invalid_key there). Tenants live on the compacted `tenants` topic, materialized on
  * every instance; every operation is audited in the tenant's log with the actor `operator`.
@@ -68,6 +70,12 @@ export async function adminTenantRoutes (app: FastifyInstance, { core, operatorT
   const find = async (id: string): Promise<TenantRecord> => {
     const t = await readTenant(core.state, id)
     if (t === undefined) throw notFound('tenant', id)
+    return t
+  }
+  /** A tenant that may still change: a deleted one is gone for good. */
+  const findLive = async (id: string): Promise<TenantRecord> => {
+    const t = await find(id)
+    if (t.status === 'deleted') throw new ApiError('invalid_transition', `Tenant '${id}' was deleted; a deleted tenant cannot change.`, 'id')
     return t
   }
 
@@ -95,16 +103,31 @@ export async function adminTenantRoutes (app: FastifyInstance, { core, operatorT
   app.get<{ Params: { id: string } }>('/admin/v1/tenants/:id', { schema: { hide } }, async request => tenantResource(await find(request.params.id)))
 
   app.post<{ Params: { id: string }, Body: Record<string, number | null> }>('/admin/v1/tenants/:id/quotas', { schema: { hide, body: quotasSchema } }, async request => {
-    const before = await find(request.params.id)
+    const before = await findLive(request.params.id)
     const after: TenantRecord = { ...before, quotas: withQuotas(before.quotas, request.body), updated_ms: core.clock() }
     await save(after)
     await audit(after.id, 'tenant.quotas_updated', { quotas: after.quotas }, request)
     return tenantResource(after)
   })
 
+  // Erasure (docs/operations.md#deleting-a-tenant): tombstones for every key the tenant has on the compacted topics,
+  // then the deletion itself, which every instance applies by erasing the tenant's state. Run again, it appends
+  // whatever tombstones are still due (a crash between the two steps) and answers the same.
+  app.delete<{ Params: { id: string } }>('/admin/v1/tenants/:id', { schema: { hide } }, async request => {
+    const before = await find(request.params.id)
+    const tombstones = await tombstonesOf(core.state, before.id)
+    for (const [topic, records] of tombstones) await appendConfirmed(core.log, topic, records)
+    if (before.status !== 'deleted') {
+      // The audit entry would be erased with the tenant's log: the operator's deletion is logged by the service.
+      request.log.info({ operator: true, action: 'tenant.deleted', tenant: before.id, name: before.name, tombstones: [...tombstones.values()].reduce((n, r) => n + r.length, 0) }, 'tenant deleted')
+      await save({ id: before.id, name: '', cell: before.cell, status: 'deleted', created_ms: before.created_ms, updated_ms: core.clock() })
+    }
+    return { object: 'tenant', id: before.id, deleted: true }
+  })
+
   for (const [path, status, action] of [['suspend', 'suspended', 'tenant.suspended'], ['resume', 'active', 'tenant.resumed']] as const) {
     app.post<{ Params: { id: string } }>(`/admin/v1/tenants/:id/${path}`, { schema: { hide } }, async request => {
-      const before = await find(request.params.id)
+      const before = await findLive(request.params.id)
       if (before.status === status) return tenantResource(before)
       const after: TenantRecord = { ...before, status, updated_ms: core.clock() }
       await save(after)

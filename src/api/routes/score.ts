@@ -75,7 +75,7 @@ export function batchRoutes (app: FastifyInstance, service: ScoringService, cloc
     if (keysOver(events, LIMITS.batchKeys)) throw new ApiError('batch_too_large', `A batch holds at most ${LIMITS.batchKeys} keys in all its events, at every level.`, 'events')
     // The request took one token of the key's bucket; each further event takes one more.
     if (events.length > 1) {
-      const limit = limiter.take(request.caller.actor, clock(), events.length - 1, tenants.limitsOf(request.caller.tenant, limiter))
+      const limit = limiter.takeFor(request.caller, clock(), events.length - 1, tenants)
       reportRateLimit(reply, limit)
       if (!limit.allowed) throw rateLimitedError(limit, 'events')
     }

@@ -38,4 +38,4 @@ export interface ApiKeyRecord {
 export interface ApiKeyChange { key: ApiKeyRecord, change_id: string }
 
 /** Keyed by tenant and key id: compaction keeps each key's latest state. */
-export const apiKeyChangeRecord = (c: ApiKeyChange): LogRecord => ({ key: `${c.key.tenant_id}:${c.key.id}`, value: Buffer.from(JSON.stringify(c)) })
+export const apiKeyChangeRecord = (c: ApiKeyChange): LogRecord => ({ key: `${c.key.tenant_id}:${c.key.id}`, value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: c.key.tenant_id } })

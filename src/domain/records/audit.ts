@@ -23,4 +23,4 @@ export interface AuditEntry {
 export type AuditInput = Omit<AuditEntry, 'id' | 'at_ms'>
 
 /** Keyed by tenant and object: an object's entries keep their order. */
-export const auditRecord = (e: AuditEntry): LogRecord => ({ key: `${e.tenant_id}:${e.object_id}`, value: Buffer.from(JSON.stringify(e)) })
+export const auditRecord = (e: AuditEntry): LogRecord => ({ key: `${e.tenant_id}:${e.object_id}`, value: Buffer.from(JSON.stringify(e)), headers: { tenant_id: e.tenant_id } })

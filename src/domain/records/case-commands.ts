@@ -9,7 +9,7 @@ import type { Mode } from '../scope.js'
 export const caseRecordKey = (c: Pick<Case, 'tenant_id' | 'mode' | 'id'>) => `${c.tenant_id}:${c.mode}:${c.id}`
 
 export function commandRecord (cmd: CaseCommand): LogRecord {
-  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(cmd)) }
+  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(cmd)), headers: { tenant_id: cmd.tenant_id } }
 }
 
 /** A `flag` decision's case: id derived from the trace id, so opening it again is a no-op (idempotent by trace_id). */

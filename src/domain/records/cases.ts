@@ -3,7 +3,7 @@ import type { LogRecord } from './log-record.js'
 import { caseRecordKey, type CaseCommand } from './case-commands.js'
 
 export function caseStateRecord (cmd: CaseCommand, record: CaseRecord): LogRecord {
-  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(record)) }
+  return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(record)), headers: { tenant_id: cmd.tenant_id } }
 }
 
 export interface CommandError { status: 404 | 409, code: 'resource_missing' | 'resource_exists' | 'case_closed' | 'invalid_transition', message: string }

@@ -6,4 +6,4 @@ export interface ClientCaRecord { tenant_id: string, mode?: Mode, certificate: s
 
 export const clientCaScope = (r: ClientCaRecord): Scope => ({ tenant: r.tenant_id, mode: r.mode ?? 'live' })
 
-export const clientCaRecord = (r: ClientCaRecord): LogRecord => ({ key: `${r.tenant_id}:${clientCaScope(r).mode}`, value: Buffer.from(JSON.stringify(r)) })
+export const clientCaRecord = (r: ClientCaRecord): LogRecord => ({ key: `${r.tenant_id}:${clientCaScope(r).mode}`, value: Buffer.from(JSON.stringify(r)), headers: { tenant_id: r.tenant_id } })

@@ -20,4 +20,4 @@ export interface DashboardSession {
 export interface DashboardSessionChange { session: DashboardSession, change_id: string }
 
 export const dashboardSessionChangeRecord = (c: DashboardSessionChange): LogRecord =>
-  ({ key: c.session.id, value: Buffer.from(JSON.stringify(c)) })
+  ({ key: c.session.id, value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: c.session.tenant_id } })

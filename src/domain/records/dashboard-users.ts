@@ -19,4 +19,4 @@ export interface DashboardUser {
 export interface DashboardUserChange { user: DashboardUser, change_id: string }
 
 export const dashboardUserChangeRecord = (c: DashboardUserChange): LogRecord =>
-  ({ key: `${c.user.tenant_id}:${c.user.id}`, value: Buffer.from(JSON.stringify(c)) })
+  ({ key: `${c.user.tenant_id}:${c.user.id}`, value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: c.user.tenant_id } })

@@ -8,6 +8,8 @@ export interface LogRecord {
   key: string
   /** Records with the same partitioning key land in the same partition and keep their order. */
   partitionKey?: string
+  /** The partition itself, over any key: a tombstone goes where the record it deletes went (stores/erasure.ts). */
+  partition?: number
   value: Uint8Array
   headers?: Record<string, string>
   /** Event time in ms since the epoch; defaults to the append time. */

@@ -13,4 +13,4 @@ export interface OverrideRecord {
   change_id: string
 }
 
-export const overrideRecord = (c: OverrideRecord): LogRecord => ({ key: `${c.tenant_id}:${c.mode}:${c.override.id}`, value: Buffer.from(JSON.stringify(c)) })
+export const overrideRecord = (c: OverrideRecord): LogRecord => ({ key: `${c.tenant_id}:${c.mode}:${c.override.id}`, value: Buffer.from(JSON.stringify(c)), headers: { tenant_id: c.tenant_id } })

@@ -2,13 +2,15 @@ import type { LogRecord } from './log-record.js'
 
 /**
  * A tenant as the operator manages it (docs/operations.md#tenants): its name, the cell it lives in, and whether its keys
- * and dashboard sessions are answered. A suspended tenant keeps its state; its pipeline keeps running.
+ * and dashboard sessions are answered. A suspended tenant keeps its state; its pipeline keeps running. A deleted
+ * one is erased (docs/operations.md#deleting-a-tenant): its record stays, without its name, so that every instance,
+ * one started later included, passes over what the logs still hold of it.
  */
 export interface TenantRecord {
   id: string
   name: string
   cell: number
-  status: 'active' | 'suspended'
+  status: 'active' | 'suspended' | 'deleted'
   /** What the operator set apart from the deployment's defaults (docs/operations.md#tenants). */
   quotas?: TenantQuotas
   created_ms: number
@@ -17,10 +19,19 @@ export interface TenantRecord {
 
 /**
  * A tenant's own bounds, each instead of the deployment's: requests a second and bucket size per API key
- * (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST), events a batch (at most the API's 500), rules in a ruleset and
- * items a list holds (DEFAULT_QUOTAS).
+ * (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST) and for all its keys together (RATE_LIMIT_TENANT_PER_SECOND,
+ * RATE_LIMIT_TENANT_BURST), events a batch (at most the API's 500), rules in a ruleset and items a list holds
+ * (DEFAULT_QUOTAS).
  */
-export interface TenantQuotas { rate_per_second?: number, burst?: number, batch_size?: number, rules?: number, list_items?: number }
+export interface TenantQuotas {
+  rate_per_second?: number
+  burst?: number
+  tenant_rate_per_second?: number
+  tenant_burst?: number
+  batch_size?: number
+  rules?: number
+  list_items?: number
+}
 
 /** What every tenant may hold unless the operator set otherwise: each rule runs on every request, each list is in memory. */
 export const DEFAULT_QUOTAS = { rules: 1_000, list_items: 100_000 } as const

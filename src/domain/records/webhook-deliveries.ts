@@ -26,4 +26,4 @@ export interface Delivery {
 }
 
 /** Keyed by delivery id, partitioned by endpoint (an endpoint's deliveries keep their order). */
-export const deliveryRecord = (d: Delivery): LogRecord => ({ key: d.id, partitionKey: d.endpoint_id, value: Buffer.from(JSON.stringify(d)) })
+export const deliveryRecord = (d: Delivery): LogRecord => ({ key: d.id, partitionKey: d.endpoint_id, value: Buffer.from(JSON.stringify(d)), headers: { tenant_id: d.tenant_id } })

@@ -12,4 +12,4 @@ export interface WebhookRecord {
   actor: string
 }
 
-export const webhookRecord = (r: WebhookRecord): LogRecord => ({ key: `${r.tenant_id}:${r.mode}:${r.id}`, value: Buffer.from(JSON.stringify(r)) })
+export const webhookRecord = (r: WebhookRecord): LogRecord => ({ key: `${r.tenant_id}:${r.mode}:${r.id}`, value: Buffer.from(JSON.stringify(r)), headers: { tenant_id: r.tenant_id } })

@@ -2,6 +2,7 @@ import type { ScoreRequest } from '../../domain/decision/types.js'
 import type { VelocityNeed } from '../../domain/features/velocity-spec.js'
 import type { Scope } from '../../domain/scope.js'
 import type { StateDb } from '../state-db.js'
+import { stateId, TAG } from '../keys.js'
 import { increment } from './increment.js'
 import { entriesLeft } from './journal.js'
 import { labelPlan, replayPlan, requestPlan, type Plan } from './read-plan.js'
@@ -33,6 +34,11 @@ export class VelocityStore {
 
   /** Records held in memory (pinned, dirty or cached). */
   get cachedRecords (): number { return this.cache.size }
+
+  /** Drops what memory holds of an erased tenant (write-back-cache.ts, forgetRecords). */
+  forget (tenant: string): void {
+    this.cache.forgetRecords(stateId(TAG.velocity, tenant, ''))
+  }
 
   /** Writes every dirty record with the next group commit. */
   flush (): Promise<void> {

@@ -125,6 +125,14 @@ export class WriteBackCache implements CommitHook {
   }
 
   /**
+   * Drops the clean, unpinned records whose id starts with `prefix` (an erased tenant's). Pinned or dirty ones
+   * are written first and deleted by the erasure's second pass (stream/tenant-erasure.ts).
+   */
+  forgetRecords (prefix: string): void {
+    for (const [rid, r] of this.records) if (rid.startsWith(prefix) && r.pins === 0 && !this.dirty.has(r)) this.records.delete(rid)
+  }
+
+  /**
    * Evicts unpinned clean records, oldest first, down to the bound once the cache is a tenth over it. A record
    * that must stay (pinned or dirty) moves to the back, so the next pass does not walk over it again.
    */

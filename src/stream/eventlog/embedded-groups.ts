@@ -27,6 +27,15 @@ export class RecordWindow {
     return i < 0 || i >= this.records.length ? undefined : this.records.slice(i, i + max)
   }
 
+  /** The record at `offset`, if held, emptied (a tombstone compacted it: embedded.ts). */
+  empty (offset: number): void {
+    const i = offset - this.first
+    const r = this.records[i]
+    if (r === undefined) return
+    this.bytes -= r.value.length
+    this.records[i] = { ...r, value: Buffer.alloc(0) }
+  }
+
   /** Keeps `records` (consecutive, in offset order). */
   add (records: readonly ConsumedRecord[]): void {
     if (records.length === 0) return

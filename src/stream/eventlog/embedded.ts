@@ -1,5 +1,5 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
-import { openRocks, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
+import { openRocks, readRangeSync, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
 import { decodeRecord, encodeRecord, offsetOfKey, recordKey, recordPrefix, topicKey } from './embedded-format.js'
 import { ConsumerGroups, RecordWindow, topicIn, type TopicPosition } from './embedded-groups.js'
 import type { ConsumedRecord, EventLog, PartitionLag, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
@@ -7,9 +7,13 @@ import { partitionFor } from './partitioner.js'
 import type { LogRecord } from '../../domain/records/log-record.js'
 
 interface Topic extends TopicPosition { spec: TopicSpec }
+const EMPTY = new Uint8Array(0)
 
-/** Told of every append: the topic and, per partition, the offset its next record will get. */
-export type AppendListener = (topic: string, next: readonly number[]) => void
+/**
+ * Told of every append: the topic, per partition the offset its next record will get, and the records a tombstone
+ * emptied ([partition, offset]: a reader holding them in memory empties its copy).
+ */
+export type AppendListener = (topic: string, next: readonly number[], emptied: ReadonlyArray<readonly [number, number]>) => void
 
 /**
  * Durable append-only log in RocksDB with consumer groups and in-process dispatch. Appends happen here only
@@ -91,7 +95,7 @@ export class EmbeddedEventLog implements EventLog {
     const appended: ConsumedRecord[][] = topic.next.map(() => [])
     const next = topic.next.slice()
     for (const r of records) {
-      const p = partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
+      const p = r.partition ?? partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
       const value = encodeRecord(r, r.timestamp ?? now)
       ops.push({ type: 'put', key: recordKey(topic.prefixes[p]!, next[p]!), value })
       // The value consumers get is the one appended (what a process remembered of it holds for them too).
@@ -100,11 +104,45 @@ export class EmbeddedEventLog implements EventLog {
       appended[p]!.push(consumed)
       next[p]!++
     }
+    const emptied = topic.spec.compacted === true ? this.compacted(topic, records) : []
+    for (const e of emptied) ops.push(e.op)
     writeBatchSync(this.db, ops, true)
+    for (const e of emptied) topic.windows[e.partition]!.empty(e.offset)
     topic.next = next
     for (let p = 0; p < appended.length; p++) topic.windows[p]!.add(appended[p]!)
     this.groups.wake()
-    for (const listener of this.listeners) listener(topicName, next)
+    const emptiedAt = emptied.map(e => [e.partition, e.offset] as const)
+    for (const listener of this.listeners) listener(topicName, next, emptiedAt)
+  }
+
+  /**
+   * Compaction of tombstones, the part of Kafka's this log has: a record with an empty value on a compacted topic
+   * empties every earlier record of its key in its partition (key, headers and offsets stay), in the same write.
+   * What an erased tenant had there is then gone from the disk too (stores/erasure.ts). One scan per partition,
+   * synchronous like the rest of an append, so no other append comes between.
+   */
+  private compacted (topic: Topic, records: LogRecord[]): Array<{ op: WriteOp, partition: number, offset: number }> {
+    const dead = new Map<number, Set<string>>()
+    for (const r of records) {
+      if (r.value.byteLength !== 0) continue
+      const p = r.partition ?? partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
+      let keys = dead.get(p)
+      if (keys === undefined) dead.set(p, keys = new Set())
+      keys.add(r.key)
+    }
+    const emptied: Array<{ op: WriteOp, partition: number, offset: number }> = []
+    for (const [p, keys] of dead) {
+      const prefix = topic.prefixes[p]!
+      const end = recordKey(prefix, topic.next[p]!)
+      for (let from = prefix, rows = readRangeSync(this.db, from, end, 1000); rows.length > 0; rows = readRangeSync(this.db, from, end, 1000)) {
+        for (const [key, value] of rows) {
+          const r = decodeRecord(topic.name, p, offsetOfKey(key), value)
+          if (r.value.length > 0 && keys.has(r.key)) emptied.push({ op: { type: 'put', key, value: encodeRecord({ key: r.key, value: EMPTY, headers: r.headers }, r.timestamp) }, partition: p, offset: r.offset })
+        }
+        from = Buffer.concat([rows[rows.length - 1]![0], Buffer.from([0])])
+      }
+    }
+    return emptied
   }
 
   lag (): Promise<Record<string, number>> {

@@ -21,7 +21,7 @@ type Method = 'append' | 'endOffsets' | 'ensureTopics' | 'maxAppendBytes'
 type Request = { op: 'call', id: number, method: Method, args: unknown[] }
 type Message =
   | { op: 'result', id: number, value?: unknown, error?: WireError }
-  | { op: 'appended', topic: string, next: readonly number[] }
+  | { op: 'appended', topic: string, next: readonly number[], emptied?: ReadonlyArray<readonly [number, number]> }
 
 interface WireError { name: string, message: string }
 
@@ -42,7 +42,7 @@ const asBuffer = (value: Uint8Array): Buffer => Buffer.from(value.buffer, value.
 
 /** Answers the calls of the follower at the other end of `port` and tells it of every append; returns a function that stops. */
 export function serveFollower (log: EmbeddedEventLog, port: Endpoint | Worker): () => void {
-  const stopTelling = log.onAppend((topic, next) => port.postMessage({ op: 'appended', topic, next } satisfies Message))
+  const stopTelling = log.onAppend((topic, next, emptied) => port.postMessage({ op: 'appended', topic, next, ...(emptied.length === 0 ? {} : { emptied }) } satisfies Message))
   const onMessage = async (message: { op?: string }) => {
     // The same port carries the worker's own messages (health, ready, stopped): those are not for the log.
     if (message.op !== 'call') return
@@ -83,6 +83,7 @@ export class FollowerEventLog implements EventLog {
   private receive (m: Message): void {
     if (m.op === 'appended') {
       this.advance(m.topic, m.next)
+      for (const [p, offset] of m.emptied ?? []) this.topics.get(m.topic)?.windows[p]?.empty(offset)
       this.groups.wake()
     } else if (m.op === 'result') {
       const call = this.calls.get(m.id)

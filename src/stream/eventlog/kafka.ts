@@ -147,8 +147,9 @@ export class KafkaEventLog implements EventLog {
       acks: -1,
       messages: records.map(r => ({
         key: r.key,
-        partition: r.partitionKey === undefined ? undefined : partitionFor(r.partitionKey, partitions),
-        value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength),
+        partition: r.partition ?? (r.partitionKey === undefined ? undefined : partitionFor(r.partitionKey, partitions)),
+        // An empty value is appended as null: on a compacted topic, a tombstone (consumers read both as empty).
+        value: r.value.byteLength === 0 ? null : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength),
         headers: r.headers,
         timestamp: r.timestamp === undefined ? undefined : String(r.timestamp)
       }))
