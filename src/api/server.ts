@@ -32,6 +32,7 @@ import { caseRoutes } from './routes/cases.js'
 import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
 import { adminTenantRoutes } from './routes/admin-tenants.js'
+import type { CellForwarder } from './cell-forwarding.js'
 import { overrideRoutes } from './routes/overrides.js'
 import { ruleRoutes } from './routes/rules.js'
 import { rolloutRoutes } from './routes/rules/rollout.js'
@@ -84,6 +85,10 @@ export interface ServerDeps {
   adminToken?: string
   /** Bounds on each listener's connections and how long a request may take to arrive. */
   connections: ConnectionBounds
+  /** With more than one cell: passes another cell's tenants' requests to that cell (cell-forwarding.ts). */
+  cells?: CellForwarder
+  /** The deployment's number of cells (a new tenant's cell). */
+  cellCount?: number
 }
 
 export interface ListenerOptions {
@@ -174,12 +179,16 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
       if (!limit.allowed) throw rateLimitedError(limit)
       request.principal = signedIn.principal
       request.signedIn = signedIn
+      const cell = deps.cells?.elsewhere(signedIn.principal.tenant)
+      if (cell !== undefined) return await deps.cells!.forward(request, reply, signedIn.principal.tenant, cell)
       return
     }
     if (scope === undefined) return
     const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => reportRateLimit(reply, limit))
     if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
     request.principal = principal
+    const cell = deps.cells?.elsewhere(principal.tenant)
+    if (cell !== undefined) return await deps.cells!.forward(request, reply, principal.tenant, cell)
   })
 
   registerIdempotency(app, core)
@@ -217,7 +226,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   overrideRoutes(app, core)
   webhookRoutes(app, core)
   keyRoutes(app, core)
-  if (deps.adminToken !== undefined) await app.register(adminTenantRoutes, { core, operatorToken: deps.adminToken })
+  if (deps.adminToken !== undefined) await app.register(adminTenantRoutes, { core, operatorToken: deps.adminToken, cells: deps.cellCount ?? 1 })
   auditRoutes(app, core)
   mtlsRoutes(app, core)
   signalRoutes(app, core)

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Core } from '../services/core.js'
 import type { Logger } from 'pino'
 import { buildServer } from '../api/server.js'
+import { CellForwarder } from '../api/cell-forwarding.js'
 import { DashboardAuth } from '../services/dashboard-auth.js'
 import { serveDashboard } from '../dashboard/serve.js'
 import { startMetricsServer } from './metrics-server.js'
@@ -211,6 +212,8 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     connections: config.connections,
     operatorToken: config.metrics.token,
     adminToken: config.operatorToken,
+    cells: config.cells > 1 ? new CellForwarder(config.cell, config.cellUrls, core.tenantDirectory) : undefined,
+    cellCount: config.cells,
     lag: lagOf,
     health: async () => ({ ...core.health.report(), transport: log.kind, outbox_pending: relay.pending, materialized: materializer.processed, lag: await lagOf() }),
     ready: async () => {
@@ -231,7 +234,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const metrics = config.metrics.port === undefined || options.listen === false
     ? undefined
     : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log, states: { state }, outboxPending: () => relay.pending }, async () => await thread?.metrics() ?? [], deps.health)
-  const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort)
+  const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort, config.cell)
   let mtlsServer: FastifyInstance | undefined
   let mtlsAddress: string | undefined
   if (config.mtlsPort !== undefined) {
@@ -254,6 +257,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
         step('http closed')
         await mtlsServer?.close()
         await grpc?.close()
+        await deps.cells?.close()
         step('grpc closed')
         await relay.stop()
         step('relay stopped')

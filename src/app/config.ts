@@ -12,6 +12,11 @@ export interface Config {
   transport: 'embedded' | 'kafka'
   kafkaBrokers: string[]
   topicPrefix: string
+  /** This instance's cell, of `cells` (docs/architecture.md#cells). */
+  cell: number
+  cells: number
+  /** Where each other cell is reached: its instances' base URLs (CELL_URLS), tried by tenant. */
+  cellUrls: Map<number, string[]>
   decisionsPartitions: number
   decisionsRetentionMs: number
   schemaRegistryUrl: string | undefined
@@ -120,6 +125,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     transport,
     kafkaBrokers: transport === 'kafka' ? (list(env.KAFKA_BROKERS).length > 0 ? list(env.KAFKA_BROKERS) : ['127.0.0.1:19092']) : [],
     topicPrefix: env.TOPIC_PREFIX ?? '',
+    ...cellsOf(env),
     decisionsPartitions: int(env, 'DECISIONS_PARTITIONS', 6, 1, 1024),
     decisionsRetentionMs: int(env, 'DECISIONS_RETENTION_MS', -1, -1, Number.MAX_SAFE_INTEGER),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL === '' ? undefined : env.SCHEMA_REGISTRY_URL,
@@ -176,6 +182,27 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     topologyThread: env.TOPOLOGY_THREAD === 'worker' || env.TOPOLOGY_THREAD === 'main' ? env.TOPOLOGY_THREAD : 'auto',
     inProcessTopologies: env.TOPOLOGIES === undefined || env.TOPOLOGIES === '' || env.TOPOLOGIES === 'all' ? 'all' : env.TOPOLOGIES === 'none' ? [] : list(env.TOPOLOGIES)
   }
+}
+
+/**
+ * CELL, CELLS and CELL_URLS (`1=http://a:8080|http://b:8080,2=...`): every other cell needs at least one URL,
+ * and cells exist only on Kafka (the embedded log is one process's).
+ */
+function cellsOf (env: NodeJS.ProcessEnv): Pick<Config, 'cell' | 'cells' | 'cellUrls'> {
+  const cells = int(env, 'CELLS', 1, 1, 1024)
+  const cell = int(env, 'CELL', 0, 0, cells - 1)
+  const cellUrls = new Map<number, string[]>()
+  for (const entry of (env.CELL_URLS ?? '').split(',').map(e => e.trim()).filter(e => e !== '')) {
+    const [name, urls] = entry.split('=', 2)
+    const n = Number(name)
+    if (!Number.isInteger(n) || n < 0 || n >= cells || urls === undefined) throw new Error(`CELL_URLS: '${entry}' is not <cell>=<url>|<url>... for a cell from 0 to ${cells - 1}`)
+    const list = urls.split('|').map(u => u.trim()).filter(u => u !== '')
+    for (const u of list) if (!/^https?:\/\/[^/]+\/?$/.test(u)) throw new Error(`CELL_URLS: '${u}' is not a base URL (http(s)://host:port)`)
+    cellUrls.set(n, list.map(u => u.replace(/\/$/, '')))
+  }
+  if (cells > 1 && env.TRANSPORT !== 'kafka') throw new Error('CELLS above 1 needs TRANSPORT=kafka: the cells of a deployment share its Kafka cluster')
+  for (let other = 0; other < cells; other++) if (other !== cell && !cellUrls.has(other)) throw new Error(`CELL_URLS: no URL for cell ${other} (this is cell ${cell} of ${cells})`)
+  return { cell, cells, cellUrls }
 }
 
 /** OPERATOR_TOKEN: unset or empty turns the operator API off; a set one must be long enough not to be guessed. */

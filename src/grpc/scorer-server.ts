@@ -74,10 +74,16 @@ function restBody (m: ScoreRequestMessage): Record<string, unknown> {
 export interface GrpcServer { port: number, close(): Promise<void> }
 
 /** Serves scoring.Scorer on its own port: same keys, scopes, rate limits and decisions as REST. */
-export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDirectory'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number): Promise<GrpcServer> {
+export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDirectory'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number, cell = 0): Promise<GrpcServer> {
   const server = new grpc.Server()
-  const auth = (call: grpc.ServerUnaryCall<unknown, unknown>, scope: string) =>
-    authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})
+  const auth = async (call: grpc.ServerUnaryCall<unknown, unknown>, scope: string) => {
+    const principal = await authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})
+    // gRPC is not forwarded between cells (REST is: api/cell-forwarding.ts): a call for another cell's tenant is
+    // refused, naming the cell, before anything is recorded here.
+    const home = core.tenantDirectory.cellOf(principal.tenant)
+    if (home !== cell) throw new ApiError('cell_unavailable', `This account lives in cell ${home}: send its gRPC calls to an instance of cell ${home} (REST requests are forwarded by any instance).`)
+    return principal
+  }
   const unary = <I, O>(handler: (call: grpc.ServerUnaryCall<I, O>) => Promise<O>) =>
     (call: grpc.ServerUnaryCall<I, O>, callback: grpc.sendUnaryData<O>) => {
       if ((call.request as { [UNDECODABLE]?: true })[UNDECODABLE] === true) {

@@ -56,6 +56,7 @@ export const ERRORS = {
   not_confirmed: { status: 503, type: 'api_error' },
   storage_unavailable: { status: 503, type: 'api_error' },
   rules_worker_busy: { status: 503, type: 'api_error' },
+  cell_unavailable: { status: 503, type: 'api_error' },
   /** Any other 4xx fastify itself raises, with fastify's status. */
   invalid_request: invalid(400)
 } as const satisfies Record<string, { status: number, type: ErrorType }>

@@ -22,6 +22,8 @@ export interface RateLimits { rate: number, burst: number }
 export class TenantDirectory {
   private readonly suspended = new Set<string>()
   private readonly erased = new Set<string>()
+  /** Each tenant's cell (docs/architecture.md#cells); the default tenant, which has no record, lives in cell 0. */
+  private readonly cells = new Map<string, number>()
   private readonly quotas = new Map<string, TenantQuotas>()
 
   static async load (state: StateDb): Promise<TenantDirectory> {
@@ -35,6 +37,8 @@ export class TenantDirectory {
     if (t.status === 'suspended') this.suspended.add(t.id)
     else this.suspended.delete(t.id)
     if (t.status === 'deleted') this.erased.add(t.id)
+    if (t.status === 'deleted') this.cells.delete(t.id)
+    else this.cells.set(t.id, t.cell)
     if (t.quotas === undefined || Object.keys(t.quotas).length === 0) this.quotas.delete(t.id)
     else this.quotas.set(t.id, t.quotas)
   }
@@ -46,6 +50,18 @@ export class TenantDirectory {
   /** Deleted by the operator: nothing of it is answered, applied or kept any more. */
   isErased (tenant: string): boolean {
     return this.erased.size > 0 && this.erased.has(tenant)
+  }
+
+  /** The cell the tenant lives in. */
+  cellOf (tenant: string): number {
+    return this.cells.get(tenant) ?? 0
+  }
+
+  /** Of `cells`, the one with the fewest tenants (the lowest of equals): where a new tenant goes. */
+  emptiestCell (cells: number): number {
+    const counts = new Array<number>(cells).fill(0)
+    for (const cell of this.cells.values()) if (cell < cells) counts[cell]!++
+    return counts.indexOf(Math.min(...counts))
   }
 
   /** Every deleted tenant (erasure runs again for each at start: stores/erasure.ts). */

@@ -1,11 +1,20 @@
 import type { EventLog, TopicSpec } from './eventlog/event-log.js'
 
-/** Every topic name, under the configured prefix. */
-export function topicNames (config: { topicPrefix: string }) {
+/**
+ * The decisions topic of a cell (docs/architecture.md#cells): cell 0's is `decisions`, as it was before cells,
+ * cell n's `decisions.cell-n`. An instance materializes its own cell's only.
+ */
+export const decisionsTopicOf = (prefix: string, cell: number): string => cell === 0 ? `${prefix}decisions` : `${prefix}decisions.cell-${cell}`
+
+/** Every topic name, under the configured prefix, for an instance of cell `cell` of `cells`. */
+export function topicNames (config: { topicPrefix: string, cell?: number, cells?: number }) {
   const p = config.topicPrefix
   return {
     prefix: p,
-    decisions: `${p}decisions`,
+    /** This instance's cell's decisions: what its relay publishes and its materializer applies. */
+    decisions: decisionsTopicOf(p, config.cell ?? 0),
+    /** Every cell's decisions: what the topologies consume (they serve every cell). */
+    allDecisions: Array.from({ length: config.cells ?? 1 }, (_, cell) => decisionsTopicOf(p, cell)),
     events: `${p}events`,
     rulesets: `${p}rulesets`,
     caseCommands: `${p}case-commands`,
@@ -48,12 +57,12 @@ export async function ensureServiceTopics (log: EventLog, config: TopicConfig): 
 export const compactedTopics = (config: TopicConfig): ReadonlySet<string> =>
   new Set(serviceTopics(config).filter(t => t.compacted === true).map(t => t.name))
 
-type TopicConfig = { topicPrefix: string, decisionsPartitions: number, decisionsRetentionMs: number }
+type TopicConfig = { topicPrefix: string, decisionsPartitions: number, decisionsRetentionMs: number, cell?: number, cells?: number }
 
 function serviceTopics (config: TopicConfig): TopicSpec[] {
   const t = topicNames(config)
   return [
-    { name: t.decisions, partitions: config.decisionsPartitions, retentionMs: config.decisionsRetentionMs },
+    ...t.allDecisions.map(name => ({ name, partitions: config.decisionsPartitions, retentionMs: config.decisionsRetentionMs })),
     { name: t.rulesets, partitions: 3, compacted: true },
     { name: t.events, partitions: 6 },
     { name: t.caseCommands, partitions: 6 },

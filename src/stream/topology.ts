@@ -124,16 +124,16 @@ export async function startTopology (topology: Topology, shared: TopologyContext
  * A stateless processor: one consumer group over `topic`, each record mapped to the records it causes,
  * appended to `target`. At-least-once; what it writes carries ids stable across replays.
  */
-export function mapTopic<T> (ctx: TopologyContext, group: string, topic: string, target: string, decode: (r: ConsumedRecord) => T | Promise<T>, map: (value: T) => LogRecord[]): Processor<T> {
+export function mapTopic<T> (ctx: TopologyContext, group: string, topic: string | string[], target: string, decode: (r: ConsumedRecord) => T | Promise<T>, map: (value: T) => LogRecord[]): Processor<T> {
   return {
     group: `${ctx.topics.prefix}${group}`,
-    topics: [topic],
+    topics: Array.isArray(topic) ? topic : [topic],
     decode,
     process: (value, _record, batch) => { for (const out of map(value)) batch.emit(target, out) }
   }
 }
 
-/** mapTopic over `decisions`, each record decoded with the decision codec. */
+/** mapTopic over every cell's decisions, each record decoded with the decision codec. */
 export function mapDecisions (ctx: TopologyContext, group: string, target: string, map: (d: TransactionRecord) => LogRecord[]): Processor<TransactionRecord> {
-  return mapTopic(ctx, group, ctx.topics.decisions, target, r => ctx.codec.decode(r.topic, r.value, r.key), map)
+  return mapTopic(ctx, group, ctx.topics.allDecisions, target, r => ctx.codec.decode(r.topic, r.value, r.key), map)
 }

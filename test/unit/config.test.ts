@@ -17,4 +17,16 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ VELOCITY_CACHE_RECORDS: '250000' }).velocityCacheRecords).toBe(250_000)
     expect(() => loadConfig({ VELOCITY_CACHE_RECORDS: '10' })).toThrow(/VELOCITY_CACHE_RECORDS must be an integer/)
   })
+
+  it('reads cells: this one, how many, and where each other one answers; refuses a cell it cannot reach', () => {
+    expect(loadConfig({})).toMatchObject({ cell: 0, cells: 1 })
+    const two = loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '1', CELL_URLS: '0=http://cell-0-a:8080|http://cell-0-b:8080/' })
+    expect(two).toMatchObject({ cell: 1, cells: 2 })
+    expect(two.cellUrls.get(0)).toEqual(['http://cell-0-a:8080', 'http://cell-0-b:8080'])
+    expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '0' })).toThrow(/no URL for cell 1/)
+    expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '2' })).toThrow(/CELL must be an integer from 0 to 1/)
+    expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL_URLS: '1=cell-1:8080' })).toThrow(/not a base URL/)
+    expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL_URLS: '3=http://x:1' })).toThrow(/for a cell from 0 to 1/)
+    expect(() => loadConfig({ CELLS: '2', CELL_URLS: '1=http://x:1' })).toThrow(/needs TRANSPORT=kafka/)
+  })
 })

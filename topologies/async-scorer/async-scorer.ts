@@ -149,6 +149,6 @@ export const asyncScorer: Topology = {
       },
       endBatch: ({ local, writes }) => local.write(writes)
     }
-    return { processors: byTenant(ctx.log, `${topics.prefix}async-scorer-repartition`, [topics.decisions], topics.asyncScorerByTenant, scorer) }
+    return { processors: byTenant(ctx.log, `${topics.prefix}async-scorer-repartition`, topics.allDecisions, topics.asyncScorerByTenant, scorer) }
   }
 }

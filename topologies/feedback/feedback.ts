@@ -206,7 +206,8 @@ export const feedbackTrainer: Topology = {
     const group = `${topics.prefix}feedback-trainer`
     /** The key of a decision's row (row-store.ts: by scope and trace id). */
     const decisionRow = (d: TransactionRecord) => { const { tenant, mode } = scopeOf(d); return ROWS.key(tenant, mode, d.trace_id) }
-    const isDecision = (r: ConsumedRecord) => sourceTopic(r) === topics.decisions
+    const decisionTopics = new Set(topics.allDecisions)
+    const isDecision = (r: ConsumedRecord) => decisionTopics.has(sourceTopic(r))
     const trainer: Omit<Processor<TransactionRecord | FeedbackLabel, Learners>, 'topics'> = {
       group,
       checkpoint: ['feedback-trainer'],
@@ -226,6 +227,6 @@ export const feedbackTrainer: Topology = {
       },
       punctuation: { everyMs: config.modelPublishIntervalMs, run: publish }
     }
-    return { processors: byTenant(ctx.log, `${topics.prefix}feedback-repartition`, [topics.decisions, topics.feedback], topics.feedbackByTenant, trainer) }
+    return { processors: byTenant(ctx.log, `${topics.prefix}feedback-repartition`, [...topics.allDecisions, topics.feedback], topics.feedbackByTenant, trainer) }
   }
 }

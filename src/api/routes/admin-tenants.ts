@@ -17,9 +17,11 @@ import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishApiKey } from './keys.js'
 
 export interface AdminDeps {
-  core: Pick<Core, 'apiKeys' | 'tenants' | 'audit' | 'clock' | 'log' | 'state' | 'topics'>
+  core: Pick<Core, 'apiKeys' | 'tenants' | 'audit' | 'clock' | 'log' | 'state' | 'topics' | 'tenantDirectory'>
   /** OPERATOR_TOKEN: the only credential these routes answer. */
   operatorToken: string
+  /** The deployment's number of cells: a new tenant goes to the one given, else to the one with the fewest tenants. */
+  cells: number
 }
 
 export function tenantResource (t: TenantRecord) {
@@ -51,7 +53,7 @@ function withQuotas (current: TenantQuotas | undefined, change: Record<string, n
  * no API key on /v1 (401 invalid_key there). Tenants live on the compacted `tenants` topic, materialized on
  * every instance; every operation is audited in the tenant's log with the actor `operator`.
  */
-export async function adminTenantRoutes (app: FastifyInstance, { core, operatorToken }: AdminDeps): Promise<void> {
+export async function adminTenantRoutes (app: FastifyInstance, { core, operatorToken, cells }: AdminDeps): Promise<void> {
   const expected = Buffer.from(`Bearer ${operatorToken}`)
   // the operator's, not the integrators' contract: out of /v1/openapi.json
   const hide = true
@@ -79,12 +81,13 @@ export async function adminTenantRoutes (app: FastifyInstance, { core, operatorT
     return t
   }
 
-  app.post<{ Body: { name: string, quotas?: Record<string, number | null> } }>('/admin/v1/tenants', {
-    schema: { hide, body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, quotas: quotasSchema } } }
+  app.post<{ Body: { name: string, cell?: number, quotas?: Record<string, number | null> } }>('/admin/v1/tenants', {
+    schema: { hide, body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, cell: { type: 'integer', minimum: 0, maximum: cells - 1 }, quotas: quotasSchema } } }
   }, async request => {
     const now = core.clock()
     const quotas = withQuotas(undefined, request.body.quotas ?? {})
-    const tenant: TenantRecord = { id: newId('ten', now), name: request.body.name, cell: 0, status: 'active', ...(Object.keys(quotas).length === 0 ? {} : { quotas }), created_ms: now, updated_ms: now }
+    const cell = request.body.cell ?? core.tenantDirectory.emptiestCell(cells)
+    const tenant: TenantRecord = { id: newId('ten', now), name: request.body.name, cell, status: 'active', ...(Object.keys(quotas).length === 0 ? {} : { quotas }), created_ms: now, updated_ms: now }
     await save(tenant)
     // The tenant's first keys, one per mode with every scope: shown once, here.
     const keys = [newApiKey(tenant.id, 'First sandbox key', false, [...ALL_SCOPES], now), newApiKey(tenant.id, 'First live key', true, [...ALL_SCOPES], now)]
