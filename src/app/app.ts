@@ -17,7 +17,7 @@ import { compactedTopics, ensureServiceTopics, topicNames } from '../stream/topi
 import { declaredStores, startTopologies, type TopologyContext } from '../stream/topology.js'
 import { TenantEraser } from '../stream/tenant-erasure.js'
 import { bootstrap, type Identity } from './bootstrap.js'
-import type { Config } from './config.js'
+import { requireCellUrls, type Config } from './config.js'
 import { EmbeddedEventLog } from '../stream/eventlog/embedded.js'
 import { EMBEDDED_PROBE_KEY } from '../stream/eventlog/embedded-format.js'
 import type { EventLog } from '../stream/eventlog/event-log.js'
@@ -163,6 +163,7 @@ export async function startCore (config: Config, logger: Logger, options: CoreOp
 
 /** Wires the whole service of one process: core, relay, decisions materializer, topologies and HTTP API. */
 export async function startApp (config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  requireCellUrls(config)
   mkdirSync(config.dataDir, { recursive: true })
   const placement = topologyThreadFor(config)
   const core = await startCore(config, logger, options)

@@ -185,8 +185,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * CELL, CELLS and CELL_URLS (`1=http://a:8080|http://b:8080,2=...`): every other cell needs at least one URL,
- * and cells exist only on Kafka (the embedded log is one process's).
+ * CELL, CELLS and CELL_URLS (`1=http://a:8080|http://b:8080,2=...`, every other cell's instances, for an API
+ * instance: requireCellUrls); cells exist only on Kafka (the embedded log is one process's).
  */
 function cellsOf (env: NodeJS.ProcessEnv): Pick<Config, 'cell' | 'cells' | 'cellUrls'> {
   const cells = int(env, 'CELLS', 1, 1, 1024)
@@ -201,8 +201,14 @@ function cellsOf (env: NodeJS.ProcessEnv): Pick<Config, 'cell' | 'cells' | 'cell
     cellUrls.set(n, list.map(u => u.replace(/\/$/, '')))
   }
   if (cells > 1 && env.TRANSPORT !== 'kafka') throw new Error('CELLS above 1 needs TRANSPORT=kafka: the cells of a deployment share its Kafka cluster')
-  for (let other = 0; other < cells; other++) if (other !== cell && !cellUrls.has(other)) throw new Error(`CELL_URLS: no URL for cell ${other} (this is cell ${cell} of ${cells})`)
   return { cell, cells, cellUrls }
+}
+
+/** An API instance forwards to every other cell: each needs a URL (a topology process forwards nothing). */
+export function requireCellUrls (config: Pick<Config, 'cell' | 'cells' | 'cellUrls'>): void {
+  for (let other = 0; other < config.cells; other++) {
+    if (other !== config.cell && !config.cellUrls.has(other)) throw new Error(`CELL_URLS: no URL for cell ${other} (this is cell ${config.cell} of ${config.cells})`)
+  }
 }
 
 /** OPERATOR_TOKEN: unset or empty turns the operator API off; a set one must be long enough not to be guessed. */

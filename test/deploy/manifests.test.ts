@@ -36,7 +36,7 @@ const conform = (manifests: string) => {
 describe.skipIf(missing.length > 0)('deploy/ checked statically', () => {
   it('the chart lints, and renders to manifests kubeconform accepts with -strict', () => {
     expect(run(helm, ['lint', '--strict', chart, '--kube-version', '1.33.0'])).toContain('0 chart(s) failed')
-    for (const manifests of [render(), render('metricsToken=secret-token', 'otlpEndpoint=http://collector:4318', 'api.hpa.enabled=false')]) {
+    for (const manifests of [render(), render('metricsToken=secret-token', 'otlpEndpoint=http://collector:4318', 'api.hpa.enabled=false'), render('api.cells=3')]) {
       expect(conform(manifests)).toMatch(/Invalid: 0, Errors: 0/)
     }
     // The check can fail: a field Kubernetes does not know is refused.
@@ -63,6 +63,24 @@ describe.skipIf(missing.length > 0)('deploy/ checked statically', () => {
     expect(docs.some(d => d.kind === 'ServiceMonitor')).toBe(true)
   })
 
+  it('the chart deploys cells: a StatefulSet per cell, each told its cell and where the others answer, one Service over all', () => {
+    const docs = parseAllDocuments(render('api.cells=3')).map(d => d.toJSON() as { kind: string, metadata: { name: string }, spec: Record<string, any> }).filter(d => d !== null)
+    const apis = docs.filter(d => d.kind === 'StatefulSet' && d.metadata.name.startsWith('fds-api'))
+    expect(apis.map(s => s.metadata.name)).toEqual(['fds-api-cell-0', 'fds-api-cell-1', 'fds-api-cell-2'])
+    for (const [cell, s] of apis.entries()) {
+      const env = Object.fromEntries((s.spec.template.spec.containers[0].env as Array<{ name: string, value?: string }>).map(e => [e.name, e.value]))
+      expect(env).toMatchObject({ CELLS: '3', CELL: String(cell) })
+      const others = [0, 1, 2].filter(c => c !== cell)
+      expect(env.CELL_URLS!.split(',').filter(e => e !== '')).toEqual(others.map(c => `${c}=http://fds-api-cell-${c}-headless:8080`))
+      expect(s.spec.selector.matchLabels['fraud-decision-service/cell']).toBe(String(cell))
+      expect(s.spec.template.metadata.labels['fraud-decision-service/cell']).toBe(String(cell))
+    }
+    const shared = docs.find(d => d.kind === 'Service' && d.metadata.name === 'fds-api')!
+    expect(shared.spec.selector['fraud-decision-service/cell']).toBeUndefined()
+    const topology = docs.find(d => d.kind === 'StatefulSet' && d.metadata.name === 'fds-feedback')!
+    expect(topology.spec.template.spec.containers[0].env).toContainEqual({ name: 'CELLS', value: '3' })
+  })
+
   it('the compose file follows the Compose specification and runs Kafka in KRaft mode, the API, each topology, Prometheus and Grafana', () => {
     const schema = JSON.parse(readFileSync(path.join(tools, 'schemas/compose_spec.json'), 'utf8')) as Record<string, unknown>
     delete schema.$schema
@@ -77,10 +95,13 @@ describe.skipIf(missing.length > 0)('deploy/ checked statically', () => {
     const services = compose.services
     expect(services.kafka!.environment!.KAFKA_PROCESS_ROLES).toBe('broker,controller')
     expect(services.api!.environment!.TOPOLOGIES).toBe('none')
+    // Two cells of one API instance each, each reaching the other.
+    expect(services.api!.environment).toMatchObject({ CELLS: '2', CELL: '0', CELL_URLS: '1=http://api-cell-1:8080' })
+    expect(services['api-cell-1']!.environment).toMatchObject({ CELLS: '2', CELL: '1', CELL_URLS: '0=http://api:8080', TOPOLOGIES: 'none' })
     for (const t of Object.keys(TOPOLOGIES)) expect(services[t]?.command, t).toEqual(['topology', t])
     expect(Object.keys(services)).toEqual(expect.arrayContaining(['prometheus', 'grafana']))
     const scrape = readFileSync(path.join(root, 'deploy/compose/prometheus.yml'), 'utf8')
-    for (const t of ['api', ...Object.keys(TOPOLOGIES)]) expect(scrape, t).toContain(`${t}:9464`)
+    for (const t of ['api', 'api-cell-1', ...Object.keys(TOPOLOGIES)]) expect(scrape, t).toContain(`${t}:9464`)
     const dashboard = JSON.parse(readFileSync(path.join(root, 'deploy/compose/grafana/dashboards/fraud-decision-service.json'), 'utf8')) as { panels: Array<{ targets: Array<{ expr: string }> }> }
     const exprs = dashboard.panels.flatMap(p => p.targets.map(t => t.expr)).join('\n')
     for (const metric of ['fds_decisions_total', 'fds_http_request_duration_seconds', 'fds_consumer_lag_records', 'fds_outbox_pending', 'fds_webhook_delivery_attempts_total', 'fds_rocksdb']) expect(exprs, metric).toContain(metric)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/app/config.js'
+import { loadConfig, requireCellUrls } from '../../src/app/config.js'
 
 describe('configuration from the environment', () => {
   it('keeps the heap near its live data by default, and lets V8 decide with 0', () => {
@@ -23,7 +23,8 @@ describe('configuration from the environment', () => {
     const two = loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '1', CELL_URLS: '0=http://cell-0-a:8080|http://cell-0-b:8080/' })
     expect(two).toMatchObject({ cell: 1, cells: 2 })
     expect(two.cellUrls.get(0)).toEqual(['http://cell-0-a:8080', 'http://cell-0-b:8080'])
-    expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '0' })).toThrow(/no URL for cell 1/)
+    expect(() => requireCellUrls(loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '0' }))).toThrow(/no URL for cell 1/)
+    expect(() => requireCellUrls(two)).not.toThrow()
     expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL: '2' })).toThrow(/CELL must be an integer from 0 to 1/)
     expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL_URLS: '1=cell-1:8080' })).toThrow(/not a base URL/)
     expect(() => loadConfig({ TRANSPORT: 'kafka', CELLS: '2', CELL_URLS: '3=http://x:1' })).toThrow(/for a cell from 0 to 1/)

@@ -18,6 +18,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
   value: {{ .Values.kafka.topicPrefix | quote }}
 - name: DEFAULT_TENANT_ID
   value: {{ .Values.defaultTenantId | quote }}
+- name: CELLS
+  value: {{ .Values.api.cells | quote }}
 - name: DATA_DIR
   value: /data
 - name: METRICS_PORT
