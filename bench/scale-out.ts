@@ -1,13 +1,14 @@
 /**
- * The scale-out ceiling on Kafka: every API instance materializes every other instance's decisions, so one
- * instance's materialization rate bounds the cluster. Instance A records BENCH_DECISIONS decisions (POST
- * /v1/score/batch); then instance B starts on a fresh data directory and catches up on them. Prints A's
- * scoring rates (batch, and closed-loop POST /v1/score), B's catch-up rate (with and without its start-up;
- * the ratios use the rate once it listens), their ratio, and the cluster throughput it implies for n
- * instances. Topologies do not run in either instance (they scale on their own).
+ * The scale-out ceiling on Kafka: every API instance of a cell materializes the other instances' decisions of the
+ * cell, so one instance's materialization rate bounds the cell (docs/architecture.md#cells). Instance A records
+ * BENCH_DECISIONS decisions (POST /v1/score/batch); then instance B starts on a fresh data directory and catches
+ * up on them. Prints A's scoring rates (batch, and closed-loop POST /v1/score) and CPU a scored decision, B's
+ * catch-up rate (with and without its start-up; the ratios use the rate once it listens) and CPU a materialized
+ * decision, their ratios, and the throughput they imply for n instances of a cell and for 1, 2, 4 and 8 cells.
+ * Topologies do not run in either instance (they scale on their own).
  *   BENCH_KAFKA_BROKERS=127.0.0.1:19092 npm run bench:scale-out      (BENCH_DECISIONS=200000 BENCH_DISTINCT=100000)
  */
-import { AUTH, health, load, preloadDecisions, scoreBodies, startService } from './load.js'
+import { AUTH, cpuSeconds, health, load, preloadDecisions, scoreBodies, startService } from './load.js'
 
 const brokers = process.env.BENCH_KAFKA_BROKERS
 if (brokers === undefined) throw new Error('BENCH_KAFKA_BROKERS: a running Kafka broker (bash deploy/kafka/kafka-local.sh start)')
@@ -17,7 +18,9 @@ const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers, TOPIC_PREFIX: `scale-$
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 const a = await startService(env)
+const cpuBeforeScoring = cpuSeconds(a.child.pid!)
 const scored = await load(`${a.url}/v1/score`, AUTH, scoreBodies(20_000, distinct), { seconds: 10, connections: 32 })
+const cpuPerScored = (cpuSeconds(a.child.pid!) - cpuBeforeScoring) / (scored.rps * 10)
 const started = performance.now()
 const failed = await preloadDecisions(a.url, decisions, distinct, done => process.stderr.write(`A recorded ${done}\n`))
 const batchRate = decisions / ((performance.now() - started) / 1000)
@@ -30,6 +33,7 @@ const b = await startService(env)
 // instance, not per decision; joining the consumer groups is in. Not from the first poll that finds decisions
 // materialized: a poll is answered between batches, late by as much as a catch-up keeps the event loop busy.
 const listening = performance.now()
+const cpuAtListening = cpuSeconds(b.child.pid!)
 while (true) {
   const h = await health(b.url)
   if (h.materialized >= onTopic - 1000 && Object.values(h.lag).every(n => n === 0)) break
@@ -38,6 +42,7 @@ while (true) {
 const ended = performance.now()
 const catchUpSeconds = (ended - catchUpStarted) / 1000
 const materialized = (await health(b.url)).materialized
+const cpuPerMaterialized = (cpuSeconds(b.child.pid!) - cpuAtListening) / materialized
 const withStartUp = materialized / catchUpSeconds
 const catchUp = materialized / ((ended - listening) / 1000)
 a.child.kill('SIGTERM')
@@ -46,10 +51,15 @@ b.child.kill('SIGTERM')
 console.log(`\nKafka at ${brokers}, ${decisions} decisions recorded on A (${failed} failed batches), ${distinct} distinct entities, node ${process.version}`)
 console.log(`A scores: ${batchRate.toFixed(0)} decisions/s through /v1/score/batch, ${scored.rps.toFixed(0)} req/s closed-loop /v1/score`)
 console.log(`B caught up on ${materialized} decisions in ${catchUpSeconds.toFixed(1)} s, start-up included: ${withStartUp.toFixed(0)} decisions/s; once listening (${((ended - listening) / 1000).toFixed(1)} s): ${catchUp.toFixed(0)} decisions/s`)
-console.log(`catch-up / scoring: ${(catchUp / batchRate).toFixed(1)}x the batch rate, ${(catchUp / scored.rps).toFixed(1)}x the closed-loop rate (target 10x)`)
-// n instances each scoring r/s spend (n-1)r/m + r/s of their time: the cluster's n*r tends to m.
+console.log(`catch-up / scoring: ${(catchUp / batchRate).toFixed(1)}x the batch rate, ${(catchUp / scored.rps).toFixed(1)}x the closed-loop rate`)
+const us = (seconds: number) => `${(seconds * 1e6).toFixed(0)} us`
+console.log(`CPU: ${us(cpuPerScored)} a scored decision (closed loop), ${us(cpuPerMaterialized)} a materialized decision: scoring costs ${(cpuPerScored / cpuPerMaterialized).toFixed(1)}x materializing (target 10x)`)
+// n instances of a cell each scoring r/s spend (n-1)r/m + r/s of their time: the cell's n*r tends to m.
 for (const n of [2, 4, 8, 16]) {
   const perInstance = 1 / ((n - 1) / catchUp + 1 / scored.rps)
-  console.log(`  ${String(n).padStart(2)} instances: at most ${(n * perInstance).toFixed(0)} decisions/s in all (${perInstance.toFixed(0)} each)`)
+  console.log(`  ${String(n).padStart(2)} instances in a cell: at most ${(n * perInstance).toFixed(0)} decisions/s in all (${perInstance.toFixed(0)} each)`)
 }
-console.log(`cluster ceiling (n -> infinity): ${catchUp.toFixed(0)} decisions/s`)
+// A cell's ceiling, by CPU: a core that only materializes applies 1/m decisions a second; cells add up.
+const cellCeiling = 1 / cpuPerMaterialized
+for (const cells of [1, 2, 4, 8]) console.log(`  ${cells} cell${cells === 1 ? ' ' : 's'}: ceiling ${(cells * cellCeiling).toFixed(0)} decisions/s (${(cells * cellCeiling * cpuPerScored).toFixed(1)} cores of scoring)`)
+console.log(`one cell's ceiling by wall rate (n -> infinity): ${catchUp.toFixed(0)} decisions/s`)
