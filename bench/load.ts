@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import hdr from 'hdr-histogram-js'
+import type { ChildProcess } from 'node:child_process'
 import { Pool } from 'undici'
 import { OPERATOR_AUTH, start } from './service.js'
 
@@ -11,14 +12,44 @@ export const KEY = 'sk_test_benchmarkkey000000000000'
 export const AUTH = { authorization: `Bearer ${KEY}` }
 
 /** The service as its own process on a fresh data directory, one key whose rate limit is lifted (the figures measure the service, not the limiter). */
-export async function startService (env: Record<string, string> = {}) {
+export async function startService (env: Record<string, string> = {}, nodeArgs: string[] = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fds-bench-'))
   const service = await start('src/app/main.ts', {
     DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'info',
     BOOTSTRAP_API_KEYS: KEY, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', ...env
-  })
+  }, nodeArgs)
   return { ...service, dataDir }
 }
+
+/** What V8 reports of its collections (node --trace-gc-nvp, on the process's stdout): each isolate's, worker threads' too. */
+export interface GcTotals { allocatedBytes: number, scavenges: number, fullCollections: number, fullPauseMs: number, longestPauseMs: number }
+
+/**
+ * Adds up the collections a process started with GC_TRACE_ARGS reports while `window` is open: the bytes its
+ * JavaScript allocated (`allocated=` of each collection: bytes since the one before), and the full collections
+ * (mark-compact, `gc=ms`) with their pauses, the tail's usual cause.
+ */
+export function gcTotals (child: ChildProcess): { open(): void, close(): GcTotals } {
+  let counting = false
+  const totals: GcTotals = { allocatedBytes: 0, scavenges: 0, fullCollections: 0, fullPauseMs: 0, longestPauseMs: 0 }
+  let rest = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString()).split('\n')
+    rest = lines.pop()!
+    if (!counting) return
+    for (const line of lines) {
+      const allocated = /\ballocated=(\d+)/.exec(line)
+      if (allocated === null) continue
+      totals.allocatedBytes += Number(allocated[1])
+      const pause = Number(/\bpause=([\d.]+)/.exec(line)?.[1] ?? 0)
+      totals.longestPauseMs = Math.max(totals.longestPauseMs, pause)
+      if (/\bgc=s\b/.test(line)) totals.scavenges++
+      else { totals.fullCollections++; totals.fullPauseMs += pause }
+    }
+  })
+  return { open: () => { counting = true }, close: () => { counting = false; return { ...totals } } }
+}
+export const GC_TRACE_ARGS = ['--trace-gc-nvp']
 
 export function rssMb (pid: number): { rss: number, peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')

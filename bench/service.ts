@@ -15,8 +15,9 @@ const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(a => a !=
 export const OPERATOR_TOKEN = 'bench-operator-token'
 export const OPERATOR_AUTH = { authorization: `Bearer ${OPERATOR_TOKEN}` }
 
-export function start (script: string, env: Record<string, string>): Promise<{ child: ChildProcess, url: string }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, script)], { cwd: root, env: { METRICS_PORT: '0', METRICS_TOKEN: OPERATOR_TOKEN, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+/** `extraNodeArgs`: node flags of this start only, after BENCH_NODE_ARGS. */
+export function start (script: string, env: Record<string, string>, extraNodeArgs: string[] = []): Promise<{ child: ChildProcess, url: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, ...extraNodeArgs, '--import', 'tsx', path.join(root, script)], { cwd: root, env: { METRICS_PORT: '0', METRICS_TOKEN: OPERATOR_TOKEN, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', d => {
