@@ -7,6 +7,7 @@ import type { Core } from '../services/core.js'
 import type { Logger } from 'pino'
 import { buildServer } from '../api/server.js'
 import { CellForwarder } from '../api/cell-forwarding.js'
+import { GrpcCellForwarder } from '../grpc/cell-forwarding.js'
 import { DashboardAuth } from '../services/dashboard-auth.js'
 import { serveDashboard } from '../dashboard/serve.js'
 import { startMetricsServer } from './metrics-server.js'
@@ -235,7 +236,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
   const metrics = config.metrics.port === undefined || options.listen === false
     ? undefined
     : await startMetricsServer({ host: config.host, port: config.metrics.port, token: config.metrics.token }, { log, states: { state }, outboxPending: () => relay.pending }, async () => await thread?.metrics() ?? [], deps.health)
-  const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort, config.cell)
+  const grpc = config.grpcPort === undefined ? undefined : await startGrpc(core, service, deps.limiter, config.host, config.grpcPort, config.cells > 1 ? new GrpcCellForwarder(config.cell, config.cellGrpcUrls) : undefined)
   let mtlsServer: FastifyInstance | undefined
   let mtlsAddress: string | undefined
   if (config.mtlsPort !== undefined) {

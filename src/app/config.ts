@@ -17,6 +17,8 @@ export interface Config {
   cells: number
   /** Where each other cell is reached: its instances' base URLs (CELL_URLS), tried by tenant. */
   cellUrls: Map<number, string[]>
+  /** Where each other cell's instances answer gRPC (CELL_GRPC_URLS: host:port), when gRPC is served. */
+  cellGrpcUrls: Map<number, string[]>
   decisionsPartitions: number
   decisionsRetentionMs: number
   schemaRegistryUrl: string | undefined
@@ -188,26 +190,38 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
  * CELL, CELLS and CELL_URLS (`1=http://a:8080|http://b:8080,2=...`, every other cell's instances, for an API
  * instance: requireCellUrls); cells exist only on Kafka (the embedded log is one process's).
  */
-function cellsOf (env: NodeJS.ProcessEnv): Pick<Config, 'cell' | 'cells' | 'cellUrls'> {
+function cellsOf (env: NodeJS.ProcessEnv): Pick<Config, 'cell' | 'cells' | 'cellUrls' | 'cellGrpcUrls'> {
   const cells = int(env, 'CELLS', 1, 1, 1024)
   const cell = int(env, 'CELL', 0, 0, cells - 1)
-  const cellUrls = new Map<number, string[]>()
-  for (const entry of (env.CELL_URLS ?? '').split(',').map(e => e.trim()).filter(e => e !== '')) {
-    const [name, urls] = entry.split('=', 2)
-    const n = Number(name)
-    if (!Number.isInteger(n) || n < 0 || n >= cells || urls === undefined) throw new Error(`CELL_URLS: '${entry}' is not <cell>=<url>|<url>... for a cell from 0 to ${cells - 1}`)
-    const list = urls.split('|').map(u => u.trim()).filter(u => u !== '')
-    for (const u of list) if (!/^https?:\/\/[^/]+\/?$/.test(u)) throw new Error(`CELL_URLS: '${u}' is not a base URL (http(s)://host:port)`)
-    cellUrls.set(n, list.map(u => u.replace(/\/$/, '')))
-  }
   if (cells > 1 && env.TRANSPORT !== 'kafka') throw new Error('CELLS above 1 needs TRANSPORT=kafka: the cells of a deployment share its Kafka cluster')
-  return { cell, cells, cellUrls }
+  const cellUrls = cellAddresses('CELL_URLS', env.CELL_URLS, cells, /^https?:\/\/[^/]+\/?$/, 'a base URL (http(s)://host:port)')
+  const cellGrpcUrls = cellAddresses('CELL_GRPC_URLS', env.CELL_GRPC_URLS, cells, /^[^/:\s]+:\d+$/, 'host:port')
+  return { cell, cells, cellUrls, cellGrpcUrls }
 }
 
-/** An API instance forwards to every other cell: each needs a URL (a topology process forwards nothing). */
-export function requireCellUrls (config: Pick<Config, 'cell' | 'cells' | 'cellUrls'>): void {
+/** `<cell>=<address>|<address>,...`: each cell's instances. */
+function cellAddresses (name: string, raw: string | undefined, cells: number, shape: RegExp, what: string): Map<number, string[]> {
+  const byCell = new Map<number, string[]>()
+  for (const entry of (raw ?? '').split(',').map(e => e.trim()).filter(e => e !== '')) {
+    const [cell, addresses] = entry.split('=', 2)
+    const n = Number(cell)
+    if (!Number.isInteger(n) || n < 0 || n >= cells || addresses === undefined) throw new Error(`${name}: '${entry}' is not <cell>=<address>|<address>... for a cell from 0 to ${cells - 1}`)
+    const list = addresses.split('|').map(u => u.trim()).filter(u => u !== '')
+    for (const u of list) if (!shape.test(u)) throw new Error(`${name}: '${u}' is not ${what}`)
+    byCell.set(n, list.map(u => u.replace(/\/$/, '')))
+  }
+  return byCell
+}
+
+/**
+ * An API instance forwards to every other cell: each needs a URL, and a gRPC address when this instance serves
+ * gRPC (a topology process forwards nothing).
+ */
+export function requireCellUrls (config: Pick<Config, 'cell' | 'cells' | 'cellUrls' | 'cellGrpcUrls' | 'grpcPort'>): void {
   for (let other = 0; other < config.cells; other++) {
-    if (other !== config.cell && !config.cellUrls.has(other)) throw new Error(`CELL_URLS: no URL for cell ${other} (this is cell ${config.cell} of ${config.cells})`)
+    if (other === config.cell) continue
+    if (!config.cellUrls.has(other)) throw new Error(`CELL_URLS: no URL for cell ${other} (this is cell ${config.cell} of ${config.cells})`)
+    if (config.grpcPort !== undefined && !config.cellGrpcUrls.has(other)) throw new Error(`CELL_GRPC_URLS: no gRPC address for cell ${other} (this instance serves gRPC: GRPC_PORT; this is cell ${config.cell} of ${config.cells})`)
   }
 }
 

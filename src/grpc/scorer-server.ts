@@ -17,6 +17,7 @@ import type { ScoringService } from '../services/scoring-service.js'
 import { getCase } from '../stores/cases.js'
 import { getTransaction } from '../stores/transactions.js'
 import { caseIdForTrace } from '../domain/records/case-commands.js'
+import { GrpcCellForwarder, type UnaryMethod } from './cell-forwarding.js'
 
 /** A request message that could not be decoded; grpc-js would answer INTERNAL to a throwing deserializer. */
 const UNDECODABLE = Symbol('undecodable')
@@ -74,27 +75,36 @@ function restBody (m: ScoreRequestMessage): Record<string, unknown> {
 export interface GrpcServer { port: number, close(): Promise<void> }
 
 /** Serves scoring.Scorer on its own port: same keys, scopes, rate limits and decisions as REST. */
-export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDirectory'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number, cell = 0): Promise<GrpcServer> {
+/** A call authenticated here for a tenant of another cell: forwarded there (cell-forwarding.ts). */
+class OtherCell extends ApiError {
+  constructor (readonly tenant: string, readonly cell: number) {
+    super('cell_unavailable', `This account lives in cell ${cell}, which did not take the call. Retry in a moment.`)
+  }
+}
+
+export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDirectory'> & CaseCommandDeps, service: ScoringService, limiter: RateLimiter, host: string, port: number, cells?: GrpcCellForwarder): Promise<GrpcServer> {
   const server = new grpc.Server()
   const auth = async (call: grpc.ServerUnaryCall<unknown, unknown>, scope: string) => {
     const principal = await authenticate(core, limiter, String(call.metadata.get('authorization')[0] ?? ''), scope, () => {})
-    // gRPC is not forwarded between cells (REST is: api/cell-forwarding.ts): a call for another cell's tenant is
-    // refused, naming the cell, before anything is recorded here.
     const home = core.tenantDirectory.cellOf(principal.tenant)
-    if (home !== cell) throw new ApiError('cell_unavailable', `This account lives in cell ${home}: send its gRPC calls to an instance of cell ${home} (REST requests are forwarded by any instance).`)
+    if (home !== (cells?.cell ?? 0)) throw new OtherCell(principal.tenant, home)
     return principal
   }
-  const unary = <I, O>(handler: (call: grpc.ServerUnaryCall<I, O>) => Promise<O>) =>
+  const unary = <I, O>(method: UnaryMethod, handler: (call: grpc.ServerUnaryCall<I, O>) => Promise<O>) =>
     (call: grpc.ServerUnaryCall<I, O>, callback: grpc.sendUnaryData<O>) => {
       if ((call.request as { [UNDECODABLE]?: true })[UNDECODABLE] === true) {
         callback(toStatus(new ApiError('malformed_request', 'The request message is not valid Protobuf for this method (strings must be valid UTF-8).')), null)
         return
       }
-      handler(call).then(result => callback(null, result), err => callback(toStatus(err), null))
+      handler(call).then(result => callback(null, result), err => {
+        // Another cell's tenant: its cell answers, once (a forwarded call is never forwarded again).
+        if (err instanceof OtherCell && cells !== undefined && !GrpcCellForwarder.wasForwarded(call.metadata)) cells.forward(method, call as never, err.tenant, err.cell, callback as never)
+        else callback(toStatus(err), null)
+      })
     }
 
   server.addService(scorerDefinition as unknown as grpc.ServiceDefinition, {
-    score: unary<ScoreRequestMessage, MessageShape<typeof DecisionSchema>>(async call => {
+    score: unary<ScoreRequestMessage, MessageShape<typeof DecisionSchema>>(scorerDefinition.score as unknown as UnaryMethod, async call => {
       const startedAt = performance.now()
       const p = await auth(call as never, 'score:write')
       const body = restBody(call.request)
@@ -108,7 +118,7 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDir
         counterfactual: toCounterfactual(d.counterfactual)
       })
     }),
-    feedback: unary<MessageShape<typeof FeedbackRequestSchema>, MessageShape<typeof FeedbackResponseSchema>>(async call => {
+    feedback: unary<MessageShape<typeof FeedbackRequestSchema>, MessageShape<typeof FeedbackResponseSchema>>(scorerDefinition.feedback as unknown as UnaryMethod, async call => {
       const p = await auth(call as never, 'cases:write')
       const { traceId, outcome, analyst, reason } = call.request
       if (!CASE_OUTCOMES.includes(outcome as CaseOutcome)) throw new ApiError('parameter_invalid', "'outcome' must be fraud, safe or chargeback.", 'outcome')
@@ -131,6 +141,6 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDir
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => err === null ? resolve(p) : reject(err)))
   return {
     port: bound,
-    close: () => new Promise<void>(resolve => server.tryShutdown(() => resolve()))
+    close: () => new Promise<void>(resolve => server.tryShutdown(() => { cells?.close(); resolve() }))
   }
 }

@@ -72,6 +72,7 @@ describe.skipIf(missing.length > 0)('deploy/ checked statically', () => {
       expect(env).toMatchObject({ CELLS: '3', CELL: String(cell) })
       const others = [0, 1, 2].filter(c => c !== cell)
       expect(env.CELL_URLS!.split(',').filter(e => e !== '')).toEqual(others.map(c => `${c}=http://fds-api-cell-${c}-headless:8080`))
+      expect(env.CELL_GRPC_URLS!.split(',').filter(e => e !== '')).toEqual(others.map(c => `${c}=fds-api-cell-${c}-headless:50051`))
       expect(s.spec.selector.matchLabels['fraud-decision-service/cell']).toBe(String(cell))
       expect(s.spec.template.metadata.labels['fraud-decision-service/cell']).toBe(String(cell))
     }
@@ -96,8 +97,8 @@ describe.skipIf(missing.length > 0)('deploy/ checked statically', () => {
     expect(services.kafka!.environment!.KAFKA_PROCESS_ROLES).toBe('broker,controller')
     expect(services.api!.environment!.TOPOLOGIES).toBe('none')
     // Two cells of one API instance each, each reaching the other.
-    expect(services.api!.environment).toMatchObject({ CELLS: '2', CELL: '0', CELL_URLS: '1=http://api-cell-1:8080' })
-    expect(services['api-cell-1']!.environment).toMatchObject({ CELLS: '2', CELL: '1', CELL_URLS: '0=http://api:8080', TOPOLOGIES: 'none' })
+    expect(services.api!.environment).toMatchObject({ CELLS: '2', CELL: '0', CELL_URLS: '1=http://api-cell-1:8080', CELL_GRPC_URLS: '1=api-cell-1:50051' })
+    expect(services['api-cell-1']!.environment).toMatchObject({ CELLS: '2', CELL: '1', CELL_URLS: '0=http://api:8080', CELL_GRPC_URLS: '0=api:50051', TOPOLOGIES: 'none' })
     for (const t of Object.keys(TOPOLOGIES)) expect(services[t]?.command, t).toEqual(['topology', t])
     expect(Object.keys(services)).toEqual(expect.arrayContaining(['prometheus', 'grafana']))
     const scrape = readFileSync(path.join(root, 'deploy/compose/prometheus.yml'), 'utf8')

@@ -5,6 +5,10 @@ import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan } from '../../src/stores/rocks.js'
 import { adminAuth, eventually, startTestApp } from '../support/app.js'
 import { kafkaBrokersOrSkip, uniqueName } from '../support/kafka.js'
+import * as grpc from '@grpc/grpc-js'
+import { create } from '@bufbuild/protobuf'
+import { scorerDefinition } from '../../src/grpc/scorer-server.js'
+import { ScoreRequestSchema } from '../../src/gen/fraud/v1/score_pb.js'
 
 const brokers = await kafkaBrokersOrSkip('two cells of two instances on Kafka')
 
@@ -36,14 +40,16 @@ describe.skipIf(brokers === undefined)('two cells of two instances on real Kafka
   afterAll(async () => { await Promise.all(apps.map(a => a.close())) })
 
   it('answers every tenant at every instance, materializes each cell only in its cell, and suspends and erases across cells', async () => {
-    const ports = await reservedPorts(4)
+    const ports = await reservedPorts(8)
     const url = (i: number) => `http://127.0.0.1:${ports[i]}`
+    const grpcAt = (i: number) => `127.0.0.1:${ports[4 + i]}`
     const env = { TRANSPORT: 'kafka', KAFKA_BROKERS: brokers!.join(','), TOPIC_PREFIX: `${uniqueName('cells')}.`, CELLS: '2', TOPOLOGIES: 'none' }
     // Instances 0 and 1 are cell 0, instances 2 and 3 cell 1; each reaches the other cell's two.
     const cellOf = (i: number) => (i < 2 ? 0 : 1)
     for (let i = 0; i < 4; i++) {
       const other = cellOf(i) === 0 ? `1=${url(2)}|${url(3)}` : `0=${url(0)}|${url(1)}`
-      apps.push(await startTestApp({ ...env, CELL: String(cellOf(i)), CELL_URLS: other, PORT: String(ports[i]) }, { listen: true }))
+      const otherGrpc = cellOf(i) === 0 ? `1=${grpcAt(2)}|${grpcAt(3)}` : `0=${grpcAt(0)}|${grpcAt(1)}`
+      apps.push(await startTestApp({ ...env, CELL: String(cellOf(i)), CELL_URLS: other, CELL_GRPC_URLS: otherGrpc, PORT: String(ports[i]), GRPC_PORT: String(ports[4 + i]) }, { listen: true }))
     }
     for (const [i, app] of apps.entries()) expect(app.materializer.processor.topics).toEqual([cellOf(i) === 0 ? `${env.TOPIC_PREFIX}decisions` : `${env.TOPIC_PREFIX}decisions.cell-1`])
 
@@ -79,6 +85,16 @@ describe.skipIf(brokers === undefined)('two cells of two instances on real Kafka
       await eventually(async () => await keysOf(app, TAG.transaction, mine) === 4 || undefined, 30_000, `instance ${i} materialized its cell`)
       expect(await keysOf(app, TAG.transaction, theirs)).toBe(0)
     }
+
+    // gRPC too: a call for the other cell's tenant is made again there, and its answer returned as it came.
+    const Client = grpc.makeGenericClientConstructor(scorerDefinition as unknown as grpc.ServiceDefinition, 'Scorer')
+    const client = new Client(grpcAt(0), grpc.credentials.createInsecure()) as unknown as Record<string, (r: unknown, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: { traceId: string, action: string }) => void) => void>
+    const metadata = new grpc.Metadata()
+    metadata.set('authorization', `Bearer ${b.keys.test}`)
+    const viaGrpc = await new Promise<{ traceId: string, action: string }>((resolve, reject) => client.score!(create(ScoreRequestSchema, { event: 'payment', amount: 77, userId: `u-${b.id}` }), metadata, (e, v) => e === null ? resolve(v) : reject(e)))
+    ;(client as unknown as grpc.Client).close()
+    await eventually(async () => (await call(2, b.keys.test, 'GET', `/v1/transactions/${viaGrpc.traceId}`)).status === 200 || (await call(3, b.keys.test, 'GET', `/v1/transactions/${viaGrpc.traceId}`)).status === 200 || undefined, 10_000, 'the forwarded gRPC decision recorded in cell 1')
+    expect(await keysOf(apps[0]!, TAG.transaction, b.id)).toBe(0)
 
     // A new tenant goes to the cell with the fewest (the lowest of equals); a forwarded request is never forwarded on.
     expect((await admin('POST', '/admin/v1/tenants', { name: 'Placed' })).json.cell).toBe(0)
