@@ -105,7 +105,7 @@ export const feedbackTrainer: Topology = {
       l.s.watermarkMs = Math.max(l.s.watermarkMs, recordedMs)
       if (recordedMs - d.created_ms > lateMs) { onLate(l, writes, d.trace_id, recordedMs); return }
       // s: the score the service answered with (the model's; rules change only the action), what the first trees must beat
-      const row: Row = { t: recordedMs, x: Array.from(inputValues(d.features)), z: Array.from(treeValues(d.features), round4), v: INPUT_SET.version, s: d.decision.score }
+      const row: Row = { t: recordedMs, x: plainArray(inputValues(d.features)), z: plainArray(treeValues(d.features), round4), v: INPUT_SET.version, s: d.decision.score }
       const hits = await guard.observe(scope, l.runs, d)
       if (hits.length > 0) row.g = hits
       const pending = await readPendingLabel(writes, scope, d.trace_id)
@@ -229,4 +229,11 @@ export const feedbackTrainer: Topology = {
     }
     return { processors: byTenant(ctx.log, `${topics.prefix}feedback-repartition`, [...topics.allDecisions, topics.feedback], topics.feedbackByTenant, trainer) }
   }
+}
+
+/** A typed array's values as a plain array, by index: Array.from would iterate it, an object a value. */
+function plainArray (values: Float64Array, map: (x: number) => number = x => x): number[] {
+  const out = new Array<number>(values.length)
+  for (let i = 0; i < values.length; i++) out[i] = map(values[i]!)
+  return out
 }

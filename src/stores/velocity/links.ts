@@ -60,8 +60,15 @@ export function decodeLinks (raw: Buffer | undefined): Links {
 /** Keeps the `max` most recently seen values: links grow by one value at a time, so at most one goes. */
 export function keepMostRecent (links: Links, max: number): void {
   if (links.size <= max) return
-  let oldest: string | undefined
-  let oldestSeen = Infinity
-  for (const [value, seen] of links) if (seen < oldestSeen) { oldest = value; oldestSeen = seen }
+  // forEach, not for-of: a hot value holds `max` links and comes here on every new one; iterating entries made
+  // an array per entry (a fifth of what a request allocated, measured with the sampling heap profiler).
+  oldest = undefined
+  oldestSeen = Infinity
+  links.forEach(older)
   links.delete(oldest!)
+}
+let oldest: string | undefined
+let oldestSeen = Infinity
+function older (seen: number, value: string): void {
+  if (seen < oldestSeen) { oldest = value; oldestSeen = seen }
 }

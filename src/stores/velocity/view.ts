@@ -6,8 +6,7 @@ import { increment } from './increment.js'
 import { pairOf, type Plan } from './read-plan.js'
 import { FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
 import type { CachedRecord, WriteBackCache } from './write-back-cache.js'
-
-const NO_LINKS: number[] = []
+import type { Links } from './links.js'
 
 /**
  * The records one event touches, loaded and pinned: its features (the history before the event: read before
@@ -40,10 +39,7 @@ export class VelocityView {
       if (value === undefined) continue
       const { res, units } = WINDOWS[need.window]
       if (need.aggregate === 'distinct') {
-        const since = this.eventTimeMs - units * UNIT_MS[res]
-        let n = 0
-        for (const seen of this.record(need.dimension).links?.get(need.of)?.values() ?? NO_LINKS) if (seen > since && seen <= this.eventTimeMs) n++
-        into[featureName(need)] = n
+        into[featureName(need)] = seenBetween(this.record(need.dimension).links?.get(need.of), this.eventTimeMs - units * UNIT_MS[res], this.eventTimeMs)
       } else {
         into[featureName(need)] = this.sum(need.dimension, res, units, FIELD[need.aggregate])
       }
@@ -90,4 +86,24 @@ export class VelocityView {
     this.cache.unpin(this.records)
     this.cache.trim()
   }
+}
+
+/**
+ * How many links were last seen in (since, until]. forEach, not for-of: a hot value holds hundreds of links and
+ * every request reads them; iterating values made a result object per link (measured with the sampling heap
+ * profiler, a tenth of what a request allocated).
+ */
+function seenBetween (links: Links | undefined, since: number, until: number): number {
+  if (links === undefined) return 0
+  counted = 0
+  from = since
+  to = until
+  links.forEach(countSeen)
+  return counted
+}
+let counted = 0
+let from = 0
+let to = 0
+function countSeen (seen: number): void {
+  if (seen > from && seen <= to) counted++
 }
