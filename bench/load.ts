@@ -160,8 +160,11 @@ export function batchBody (from: number, size: number, total: number, distinct: 
 }
 
 /** Records `total` decisions through POST /v1/score/batch, two requests in flight; returns the failed requests. */
+/** Events a preload batch holds. */
+export const BATCH_SIZE = 500
+
 export async function preloadDecisions (url: string, total: number, distinct: number, progress: (done: number) => void = () => {}): Promise<number> {
-  const SIZE = 500
+  const SIZE = BATCH_SIZE
   const nowS = Math.floor(Date.now() / 1000) - 3600
   let failed = 0
   const sender = async (first: number) => {
@@ -178,5 +181,12 @@ export async function preloadDecisions (url: string, total: number, distinct: nu
 
 /** The service's GET /healthz: consumer lag per group, the outbox backlog, decisions materialized. */
 export async function health (url: string): Promise<{ lag: Record<string, number>, outbox_pending: number, materialized: number, status: string }> {
-  return await (await fetch(`${url}/healthz`, { headers: OPERATOR_AUTH })).json() as never
+  // Once more on a closed connection: a keep-alive socket the service closed as the poll was sent on it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await (await fetch(`${url}/healthz`, { headers: OPERATOR_AUTH })).json() as never
+    } catch (err) {
+      if (attempt === 3) throw err
+    }
+  }
 }

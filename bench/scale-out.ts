@@ -8,7 +8,8 @@
  * Topologies do not run in either instance (they scale on their own).
  *   BENCH_KAFKA_BROKERS=127.0.0.1:19092 npm run bench:scale-out      (BENCH_DECISIONS=200000 BENCH_DISTINCT=100000)
  */
-import { AUTH, cpuSeconds, health, load, preloadDecisions, scoreBodies, startService } from './load.js'
+import { Kafka, logLevel } from 'kafkajs'
+import { AUTH, BATCH_SIZE, cpuSeconds, health, load, preloadDecisions, scoreBodies, startService } from './load.js'
 
 const brokers = process.env.BENCH_KAFKA_BROKERS
 if (brokers === undefined) throw new Error('BENCH_KAFKA_BROKERS: a running Kafka broker (bash deploy/kafka/kafka-local.sh start)')
@@ -20,12 +21,20 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 const a = await startService(env)
 const cpuBeforeScoring = cpuSeconds(a.child.pid!)
 const scored = await load(`${a.url}/v1/score`, AUTH, scoreBodies(20_000, distinct), { seconds: 10, connections: 32 })
-const cpuPerScored = (cpuSeconds(a.child.pid!) - cpuBeforeScoring) / (scored.rps * 10)
+const cpuScoring = cpuSeconds(a.child.pid!) - cpuBeforeScoring
 const started = performance.now()
 const failed = await preloadDecisions(a.url, decisions, distinct, done => process.stderr.write(`A recorded ${done}\n`))
 const batchRate = decisions / ((performance.now() - started) / 1000)
 while ((await health(a.url)).outbox_pending > 0) await sleep(250)
-const onTopic = decisions + Math.round(scored.rps * 10)
+// What B has to apply: every record on the decisions topic (the closed loop's rate is an average, not a count).
+const admin = new Kafka({ clientId: 'bench-scale-out', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin()
+await admin.connect()
+const onTopic = (await admin.fetchTopicOffsets(`${env.TOPIC_PREFIX}decisions`)).reduce((n, p) => n + Number(p.offset), 0)
+await admin.disconnect()
+// The closed loop's decisions, counted on the topic (autocannon's average of per-second samples overstates them).
+const closedLoop = onTopic - (decisions - failed * BATCH_SIZE)
+const closedLoopRate = closedLoop / 10
+const cpuPerScored = cpuScoring / closedLoop
 
 const catchUpStarted = performance.now()
 const b = await startService(env)
@@ -48,15 +57,15 @@ const catchUp = materialized / ((ended - listening) / 1000)
 a.child.kill('SIGTERM')
 b.child.kill('SIGTERM')
 
-console.log(`\nKafka at ${brokers}, ${decisions} decisions recorded on A (${failed} failed batches), ${distinct} distinct entities, node ${process.version}`)
-console.log(`A scores: ${batchRate.toFixed(0)} decisions/s through /v1/score/batch, ${scored.rps.toFixed(0)} req/s closed-loop /v1/score`)
+console.log(`\nKafka at ${brokers}, ${decisions} decisions recorded on A (${failed} failed batches, ${scored.non2xx + scored.errors} closed-loop requests failed), ${onTopic} on the topic, ${distinct} distinct entities, node ${process.version}`)
+console.log(`A scores: ${batchRate.toFixed(0)} decisions/s through /v1/score/batch, ${closedLoopRate.toFixed(0)} decisions/s closed-loop /v1/score (${closedLoop} in 10 s)`)
 console.log(`B caught up on ${materialized} decisions in ${catchUpSeconds.toFixed(1)} s, start-up included: ${withStartUp.toFixed(0)} decisions/s; once listening (${((ended - listening) / 1000).toFixed(1)} s): ${catchUp.toFixed(0)} decisions/s`)
-console.log(`catch-up / scoring: ${(catchUp / batchRate).toFixed(1)}x the batch rate, ${(catchUp / scored.rps).toFixed(1)}x the closed-loop rate`)
+console.log(`catch-up / scoring: ${(catchUp / batchRate).toFixed(1)}x the batch rate, ${(catchUp / closedLoopRate).toFixed(1)}x the closed-loop rate`)
 const us = (seconds: number) => `${(seconds * 1e6).toFixed(0)} us`
 console.log(`CPU: ${us(cpuPerScored)} a scored decision (closed loop), ${us(cpuPerMaterialized)} a materialized decision: scoring costs ${(cpuPerScored / cpuPerMaterialized).toFixed(1)}x materializing (target 10x)`)
 // n instances of a cell each scoring r/s spend (n-1)r/m + r/s of their time: the cell's n*r tends to m.
 for (const n of [2, 4, 8, 16]) {
-  const perInstance = 1 / ((n - 1) / catchUp + 1 / scored.rps)
+  const perInstance = 1 / ((n - 1) / catchUp + 1 / closedLoopRate)
   console.log(`  ${String(n).padStart(2)} instances in a cell: at most ${(n * perInstance).toFixed(0)} decisions/s in all (${perInstance.toFixed(0)} each)`)
 }
 // A cell's ceiling, by CPU: a core that only materializes applies 1/m decisions a second; cells add up.
