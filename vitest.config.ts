@@ -13,6 +13,7 @@ class SchemathesisLast extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'topologies/**/*.test.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     testTimeout: 60000,
     hookTimeout: 60000,
     pool: 'forks',
