@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Pool } from 'undici'
+import { FORWARDED_HEADER, instanceOf } from '../services/cells.js'
 import { ApiError } from '../services/errors.js'
-
-/** The header a forwarded request carries: the cell that forwarded it (a request is forwarded once, never on). */
-export const FORWARDED_HEADER = 'fds-forwarded-by-cell'
 /** Hop-by-hop headers, and the host: not passed on either way. */
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host'])
 /** How long an instance that failed is passed over before it is tried again. */
@@ -53,7 +50,7 @@ export class CellForwarder {
   private upstream (tenant: string, cell: number): string {
     const urls = this.urls.get(cell)
     if (urls === undefined || urls.length === 0) throw new ApiError('cell_unavailable', `No instance of cell ${cell} is configured (CELL_URLS).`)
-    const start = createHash('sha256').update(tenant).digest().readUInt32BE(0) % urls.length
+    const start = instanceOf(tenant, urls.length)
     const now = Date.now()
     for (let i = 0; i < urls.length; i++) {
       const url = urls[(start + i) % urls.length]!

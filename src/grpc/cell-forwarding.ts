@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
 import * as grpc from '@grpc/grpc-js'
-import { FORWARDED_HEADER } from '../api/cell-forwarding.js'
+import { FORWARDED_HEADER, instanceOf } from '../services/cells.js'
 
 /** One unary method as grpc-js defines it: its path and how its messages are written and read. */
 export interface UnaryMethod {
@@ -26,7 +25,7 @@ export class GrpcCellForwarder {
 
   forward (method: UnaryMethod, call: grpc.ServerUnaryCall<unknown, unknown>, tenant: string, cell: number, callback: (error: Partial<grpc.StatusObject> | null, value: unknown) => void): void {
     const addresses = this.addresses.get(cell) ?? []
-    const address = addresses[createHash('sha256').update(tenant).digest().readUInt32BE(0) % Math.max(1, addresses.length)]
+    const address = addresses[instanceOf(tenant, addresses.length)]
     if (address === undefined) {
       callback({ code: grpc.status.UNAVAILABLE, details: `No gRPC address of cell ${cell} is configured (CELL_GRPC_URLS).` }, null)
       return

@@ -1,4 +1,4 @@
-import { prefixRange, stateKey, TAG } from './keys.js'
+import { prefixRange, stateKey, TAG, textRange } from './keys.js'
 import { scan, scanJson } from './rocks.js'
 import type { StateDb } from './state-db.js'
 import type { WriteOp } from './rocks.js'
@@ -43,14 +43,6 @@ export async function eraseTenantState (state: StateDb, tenant: string, stores: 
   const [gte, lt] = prefixRange(TAG.velocity, tenant)
   deleted += await deleteWhere(state, gte, lt, state.velocity, () => true)
   return deleted
-}
-
-/** [prefix, end) over every key that starts with this text. */
-function textRange (prefix: string): [Buffer, Buffer] {
-  const gte = Buffer.from(prefix)
-  const lt = Buffer.from(gte)
-  lt[lt.length - 1]! += 1
-  return [gte, lt]
 }
 
 /** Deletes the keys of [gte, lt) whose value `matches`, CHUNK keys read at a time. */

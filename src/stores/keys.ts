@@ -12,10 +12,15 @@ export function stateId (tag: string, ...parts: string[]): string {
 
 /** [prefix, end) covering every key that starts with these parts. */
 export function prefixRange (tag: string, ...parts: string[]): [Buffer, Buffer] {
-  const prefix = stateKey(tag, ...parts, '')
-  const end = Buffer.from(prefix)
-  end[end.length - 1] = 1
-  return [prefix, end]
+  return textRange(stateId(tag, ...parts, ''))
+}
+
+/** [prefix, end) covering every key whose text starts with `prefix` (a store's prefix, stores/named-store.ts). */
+export function textRange (prefix: string): [Buffer, Buffer] {
+  const gte = Buffer.from(prefix)
+  const lt = Buffer.from(gte)
+  lt[lt.length - 1]! += 1
+  return [gte, lt]
 }
 
 /** The part of a [gte, lt) range after `key` (exclusive), or all of it: Stripe-style `starting_after` paging. */
