@@ -179,16 +179,16 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
       if (!limit.allowed) throw rateLimitedError(limit)
       request.principal = signedIn.principal
       request.signedIn = signedIn
-      const cell = deps.cells?.elsewhere(signedIn.principal.tenant)
-      if (cell !== undefined) return await deps.cells!.forward(request, reply, signedIn.principal.tenant, cell)
-      return
+    } else {
+      if (scope === undefined) return
+      const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => reportRateLimit(reply, limit))
+      if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
+      request.principal = principal
     }
-    if (scope === undefined) return
-    const principal = await authenticate(core, limiter, request.headers.authorization, scope, limit => reportRateLimit(reply, limit))
-    if (listener.mutualTls === true) await requireClientCertificate(core.state, request, principal)
-    request.principal = principal
-    const cell = deps.cells?.elsewhere(principal.tenant)
-    if (cell !== undefined) return await deps.cells!.forward(request, reply, principal.tenant, cell)
+    // Checked here, answered by the tenant's cell (cell-forwarding.ts).
+    const tenant = request.principal.tenant
+    const cell = deps.cells?.elsewhere(tenant)
+    if (cell !== undefined) return await deps.cells!.forward(request, reply, tenant, cell)
   })
 
   registerIdempotency(app, core)

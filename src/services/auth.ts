@@ -40,8 +40,10 @@ export function principalFor (key: ApiKeyRecord | undefined, nowMs: number): Pri
   return { actor: key.id, scopes: key.scopes, tenant: key.tenant_id, mode: key.livemode ? 'live' : 'test' }
 }
 
-/** Refuses a principal whose tenant the operator suspended (its keys and dashboard sessions alike). */
-/** A deleted tenant's keys are no keys (its state, keys included, is being erased); a suspended one's are refused. */
+/**
+ * Refuses a principal whose tenant the operator suspended (its keys and dashboard sessions alike); a deleted
+ * tenant's keys are no keys (its state, keys included, is being erased).
+ */
 export function requireActiveTenant (principal: Principal, tenants: { isSuspended(tenant: string): boolean, isErased(tenant: string): boolean }): void {
   if (tenants.isErased(principal.tenant)) throw new ApiError('invalid_key', 'Invalid API key provided.')
   if (tenants.isSuspended(principal.tenant)) throw new ApiError('tenant_suspended', 'This account is suspended: its API keys and dashboard sessions are refused until the operator resumes it.')

@@ -1,4 +1,4 @@
-import { prefixRange, stateKey, TAG } from './keys.js'
+import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import { scanJson } from './rocks.js'
 import type { StateDb } from './state-db.js'
 import type { StoreWrites } from './writes.js'
@@ -32,8 +32,8 @@ export async function findTenantUserByEmail (state: StateDb, tenant: string, ema
 
 /** A tenant's users in id order (creation order), from after `startingAfter`. */
 export function scanDashboardUsers (state: StateDb, tenant: string, startingAfter?: string): AsyncGenerator<DashboardUser> {
-  const [gte, lt] = prefixRange(TAG.dashboardUser, tenant)
-  return scanJson<DashboardUser>(state.db, startingAfter === undefined ? gte : Buffer.concat([byId(tenant, startingAfter), Buffer.from([0])]), lt)
+  const [from, lt] = rangeAfter(prefixRange(TAG.dashboardUser, tenant), startingAfter === undefined ? undefined : byId(tenant, startingAfter))
+  return scanJson<DashboardUser>(state.db, from, lt)
 }
 
 /** Whether a tenant has any user: the first admin is created through the one-time setup link until it has. */

@@ -1,4 +1,4 @@
-import { prefixRange, stateKey, TAG, textRange } from './keys.js'
+import { prefixRange, rangeAfter, stateKey, TAG, textRange } from './keys.js'
 import { scan, scanJson } from './rocks.js'
 import type { StateDb } from './state-db.js'
 import type { WriteOp } from './rocks.js'
@@ -59,7 +59,7 @@ async function deleteWhere (state: StateDb, gte: Buffer, lt: Buffer, column: unk
     if (last === undefined) return deleted
     if (ops.length > 0) await state.committer.commit(ops)
     deleted += ops.length
-    from = Buffer.concat([last, Buffer.from([0])])
+    from = rangeAfter([gte, lt], last)[0]
   }
 }
 

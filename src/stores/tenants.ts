@@ -36,9 +36,12 @@ export class TenantDirectory {
   note (t: TenantRecord): void {
     if (t.status === 'suspended') this.suspended.add(t.id)
     else this.suspended.delete(t.id)
-    if (t.status === 'deleted') this.erased.add(t.id)
-    if (t.status === 'deleted') this.cells.delete(t.id)
-    else this.cells.set(t.id, t.cell)
+    if (t.status === 'deleted') {
+      this.erased.add(t.id)
+      this.cells.delete(t.id)
+    } else {
+      this.cells.set(t.id, t.cell)
+    }
     if (t.quotas === undefined || Object.keys(t.quotas).length === 0) this.quotas.delete(t.id)
     else this.quotas.set(t.id, t.quotas)
   }
@@ -69,14 +72,17 @@ export class TenantDirectory {
 
   /** The tenant's rate and burst per API key: its quota's, else `defaults` (the same object: no allocation). */
   limitsOf (tenant: string, defaults: RateLimits): RateLimits {
-    const q = this.quotas.size === 0 ? undefined : this.quotas.get(tenant)
-    return q === undefined || (q.rate_per_second === undefined && q.burst === undefined) ? defaults : { rate: q.rate_per_second ?? defaults.rate, burst: q.burst ?? defaults.burst }
+    return this.bucketOf(tenant, 'rate_per_second', 'burst', defaults)
   }
 
   /** The rate and burst of all the tenant's keys together: its quota's, else `defaults`. */
   tenantLimitsOf (tenant: string, defaults: RateLimits): RateLimits {
+    return this.bucketOf(tenant, 'tenant_rate_per_second', 'tenant_burst', defaults)
+  }
+
+  private bucketOf (tenant: string, rate: 'rate_per_second' | 'tenant_rate_per_second', burst: 'burst' | 'tenant_burst', defaults: RateLimits): RateLimits {
     const q = this.quotas.size === 0 ? undefined : this.quotas.get(tenant)
-    return q === undefined || (q.tenant_rate_per_second === undefined && q.tenant_burst === undefined) ? defaults : { rate: q.tenant_rate_per_second ?? defaults.rate, burst: q.tenant_burst ?? defaults.burst }
+    return q === undefined || (q[rate] === undefined && q[burst] === undefined) ? defaults : { rate: q[rate] ?? defaults.rate, burst: q[burst] ?? defaults.burst }
   }
 
   /** One of the tenant's count quotas (a batch's events, rules, a list's items): its own, else `otherwise`. */

@@ -51,7 +51,8 @@ function withQuotas (current: TenantQuotas | undefined, change: Record<string, n
  * The operator API (docs/operations.md#tenants): tenants created, listed, suspended, resumed and deleted, under /admin/v1, for the
  * operator's OPERATOR_TOKEN only. A tenant's API key gets 403 operator_required here, and the operator token is
  * no API key on /v1 (401 invalid_key there). Tenants live on the compacted `tenants` topic, materialized on
- * every instance; every operation is audited in the tenant's log with the actor `operator`.
+ * every instance; every operation is audited in the tenant's log with the actor `operator`, but a deletion, which
+ * erases that log: the service's own log records it.
  */
 export async function adminTenantRoutes (app: FastifyInstance, { core, operatorToken, cells }: AdminDeps): Promise<void> {
   const expected = Buffer.from(`Bearer ${operatorToken}`)

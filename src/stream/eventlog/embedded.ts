@@ -1,5 +1,6 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { openRocks, readRangeSync, scan, writeBatchSync, type WriteOp } from '../../stores/rocks.js'
+import { rangeAfter } from '../../stores/keys.js'
 import { decodeRecord, encodeRecord, offsetOfKey, recordKey, recordPrefix, topicKey } from './embedded-format.js'
 import { ConsumerGroups, RecordWindow, topicIn, type TopicPosition } from './embedded-groups.js'
 import type { ConsumedRecord, EventLog, PartitionLag, SubscribeOptions, Subscription, TopicSpec } from './event-log.js'
@@ -104,7 +105,7 @@ export class EmbeddedEventLog implements EventLog {
       appended[p]!.push(consumed)
       next[p]!++
     }
-    const emptied = topic.spec.compacted === true ? this.compacted(topic, records) : []
+    const emptied = topic.spec.compacted === true ? this.compacted(topic, appended) : []
     for (const e of emptied) ops.push(e.op)
     writeBatchSync(this.db, ops, true)
     for (const e of emptied) topic.windows[e.partition]!.empty(e.offset)
@@ -121,17 +122,11 @@ export class EmbeddedEventLog implements EventLog {
    * What an erased tenant had there is then gone from the disk too (stores/erasure.ts). One scan per partition,
    * synchronous like the rest of an append, so no other append comes between.
    */
-  private compacted (topic: Topic, records: LogRecord[]): Array<{ op: WriteOp, partition: number, offset: number }> {
-    const dead = new Map<number, Set<string>>()
-    for (const r of records) {
-      if (r.value.byteLength !== 0) continue
-      const p = r.partition ?? partitionFor(r.partitionKey ?? r.key, topic.spec.partitions)
-      let keys = dead.get(p)
-      if (keys === undefined) dead.set(p, keys = new Set())
-      keys.add(r.key)
-    }
+  private compacted (topic: Topic, appended: ConsumedRecord[][]): Array<{ op: WriteOp, partition: number, offset: number }> {
     const emptied: Array<{ op: WriteOp, partition: number, offset: number }> = []
-    for (const [p, keys] of dead) {
+    for (let p = 0; p < appended.length; p++) {
+      const keys = new Set(appended[p]!.filter(r => r.value.length === 0).map(r => r.key))
+      if (keys.size === 0) continue
       const prefix = topic.prefixes[p]!
       const end = recordKey(prefix, topic.next[p]!)
       for (let from = prefix, rows = readRangeSync(this.db, from, end, 1000); rows.length > 0; rows = readRangeSync(this.db, from, end, 1000)) {
@@ -139,7 +134,7 @@ export class EmbeddedEventLog implements EventLog {
           const r = decodeRecord(topic.name, p, offsetOfKey(key), value)
           if (r.value.length > 0 && keys.has(r.key)) emptied.push({ op: { type: 'put', key, value: encodeRecord({ key: r.key, value: EMPTY, headers: r.headers }, r.timestamp) }, partition: p, offset: r.offset })
         }
-        from = Buffer.concat([rows[rows.length - 1]![0], Buffer.from([0])])
+        from = rangeAfter([prefix, end], rows[rows.length - 1]![0])[0]
       }
     }
     return emptied
