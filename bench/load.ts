@@ -1,5 +1,5 @@
 /** What the load benchmarks share: the service under test, request bodies, a closed and an open loop, RSS. */
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
@@ -63,7 +63,29 @@ export function rssMb (pid: number): { rss: number, peak: number } {
  * is the CPU a request, a steadier figure than throughput on shared machines.
  */
 export function cpuSeconds (pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return statCpuSeconds(`/proc/${pid}/stat`)
+}
+
+/** CPU seconds the main thread of process `pid` used (its event loop's). */
+export function mainThreadCpuSeconds (pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`)
+}
+
+/** CPU seconds each kind of thread of process `pid` used, by thread name (`node` is the event loop's). */
+export function threadCpuSeconds (pid: number): Map<string, number> {
+  const byName = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '')
+      byName.set(name, (byName.get(name) ?? 0) + statCpuSeconds(`/proc/${pid}/task/${tid}/stat`))
+    } catch {} // the thread ended between the listing and the read
+  }
+  return byName
+}
+
+function statCpuSeconds (path: string): number {
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ')
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 

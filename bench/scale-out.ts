@@ -9,7 +9,7 @@
  *   BENCH_KAFKA_BROKERS=127.0.0.1:19092 npm run bench:scale-out      (BENCH_DECISIONS=200000 BENCH_DISTINCT=100000)
  */
 import { Kafka, logLevel } from 'kafkajs'
-import { AUTH, BATCH_SIZE, cpuSeconds, health, load, preloadDecisions, scoreBodies, startService } from './load.js'
+import { AUTH, BATCH_SIZE, cpuSeconds, health, load, mainThreadCpuSeconds, preloadDecisions, scoreBodies, startService, threadCpuSeconds } from './load.js'
 
 const brokers = process.env.BENCH_KAFKA_BROKERS
 if (brokers === undefined) throw new Error('BENCH_KAFKA_BROKERS: a running Kafka broker (bash deploy/kafka/kafka-local.sh start)')
@@ -20,16 +20,26 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 const a = await startService(env)
 const cpuBeforeScoring = cpuSeconds(a.child.pid!)
+const loopBeforeScoring = mainThreadCpuSeconds(a.child.pid!)
 const scored = await load(`${a.url}/v1/score`, AUTH, scoreBodies(20_000, distinct), { seconds: 10, connections: 32 })
 const cpuScoring = cpuSeconds(a.child.pid!) - cpuBeforeScoring
+const loopScoring = mainThreadCpuSeconds(a.child.pid!) - loopBeforeScoring
 const started = performance.now()
 const failed = await preloadDecisions(a.url, decisions, distinct, done => process.stderr.write(`A recorded ${done}\n`))
 const batchRate = decisions / ((performance.now() - started) / 1000)
-while ((await health(a.url)).outbox_pending > 0) await sleep(250)
-// What B has to apply: every record on the decisions topic (the closed loop's rate is an average, not a count).
+// What B has to apply: every record on the decisions topic (the closed loop's rate is an average, not a count),
+// once the outbox is empty and the topic stopped growing (the relay's last send may be on its way).
 const admin = new Kafka({ clientId: 'bench-scale-out', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin()
 await admin.connect()
-const onTopic = (await admin.fetchTopicOffsets(`${env.TOPIC_PREFIX}decisions`)).reduce((n, p) => n + Number(p.offset), 0)
+const topicSize = async () => (await admin.fetchTopicOffsets(`${env.TOPIC_PREFIX}decisions`)).reduce((n, p) => n + Number(p.offset), 0)
+let onTopic = -1
+while (true) {
+  const pending = (await health(a.url)).outbox_pending
+  const size = await topicSize()
+  if (pending === 0 && size === onTopic) break
+  onTopic = size
+  await sleep(500)
+}
 await admin.disconnect()
 // The closed loop's decisions, counted on the topic (autocannon's average of per-second samples overstates them).
 const closedLoop = onTopic - (decisions - failed * BATCH_SIZE)
@@ -43,6 +53,8 @@ const b = await startService(env)
 // materialized: a poll is answered between batches, late by as much as a catch-up keeps the event loop busy.
 const listening = performance.now()
 const cpuAtListening = cpuSeconds(b.child.pid!)
+const loopAtListening = mainThreadCpuSeconds(b.child.pid!)
+const threadsAtListening = threadCpuSeconds(b.child.pid!)
 while (true) {
   const h = await health(b.url)
   if (h.materialized >= onTopic - 1000 && Object.values(h.lag).every(n => n === 0)) break
@@ -52,6 +64,8 @@ const ended = performance.now()
 const catchUpSeconds = (ended - catchUpStarted) / 1000
 const materialized = (await health(b.url)).materialized
 const cpuPerMaterialized = (cpuSeconds(b.child.pid!) - cpuAtListening) / materialized
+const loopPerMaterialized = (mainThreadCpuSeconds(b.child.pid!) - loopAtListening) / materialized
+const threadsPerMaterialized = [...threadCpuSeconds(b.child.pid!)].map(([name, s]) => [name, (s - (threadsAtListening.get(name) ?? 0)) / materialized] as const)
 const withStartUp = materialized / catchUpSeconds
 const catchUp = materialized / ((ended - listening) / 1000)
 a.child.kill('SIGTERM')
@@ -63,6 +77,8 @@ console.log(`B caught up on ${materialized} decisions in ${catchUpSeconds.toFixe
 console.log(`catch-up / scoring: ${(catchUp / batchRate).toFixed(1)}x the batch rate, ${(catchUp / closedLoopRate).toFixed(1)}x the closed-loop rate`)
 const us = (seconds: number) => `${(seconds * 1e6).toFixed(0)} us`
 console.log(`CPU: ${us(cpuPerScored)} a scored decision (closed loop), ${us(cpuPerMaterialized)} a materialized decision: scoring costs ${(cpuPerScored / cpuPerMaterialized).toFixed(1)}x materializing (target 10x)`)
+console.log(`  of which the event loop's thread: ${us(loopScoring / closedLoop)} a scored decision, ${us(loopPerMaterialized)} a materialized one`)
+console.log(`  a materialized decision by kind of thread: ${threadsPerMaterialized.filter(([, s]) => s >= 1e-6).sort((x, y) => y[1] - x[1]).map(([name, s]) => `${name} ${us(s)}`).join(', ')}`)
 // n instances of a cell each scoring r/s spend (n-1)r/m + r/s of their time: the cell's n*r tends to m.
 for (const n of [2, 4, 8, 16]) {
   const perInstance = 1 / ((n - 1) / catchUp + 1 / closedLoopRate)

@@ -1,10 +1,14 @@
 import { RocksLevel } from '@nxtedition/rocksdb'
 import { StorageUnavailable } from './storage-fault.js'
 
-/** One write in a batch; `column` is a column family handle from `db.columns` (default column when absent). */
+/**
+ * One write in a batch; `column` is a column family handle from `db.columns` (default column when absent). A
+ * merge adds its value to what the key holds, by the column's merge operator (ColumnOptions.appends).
+ */
 export type WriteOp =
   | { type: 'put'; key: Buffer; value: Buffer; column?: unknown }
   | { type: 'del'; key: Buffer; column?: unknown }
+  | { type: 'merge'; key: Buffer; value: Buffer; column: unknown }
 
 /**
  * The memory of one column family: its memtables (`memtableMb`: four write buffers of a quarter each, flushed
@@ -14,9 +18,28 @@ export type WriteOp =
  * file a compaction writes there (the binding's default), which halves those files and costs the compaction
  * threads CPU in proportion to what they rewrite.
  */
-export interface ColumnOptions { memtableMb: number, cacheMb: number, dictionary: boolean }
+export interface ColumnOptions {
+  memtableMb: number
+  cacheMb: number
+  dictionary: boolean
+  /**
+   * Merges append: a read returns the value put last followed by every value merged since, end to end, with no
+   * separator (RocksDB's string-append operator, the variant that joins all operands in one pass), so a value
+   * format that knows its own length reads them one after the other.
+   */
+  appends?: boolean
+}
 
-const columnSettings = (o: ColumnOptions) => ({ compaction: 'level', memtableMemoryBudget: o.memtableMb << 20, cacheSize: o.cacheMb << 20, optimize: 'point-lookup', compression: o.dictionary })
+const APPEND = '{id=StringAppendTESTOperator;delimiter=}'
+
+const columnSettings = (o: ColumnOptions) => ({
+  compaction: 'level',
+  memtableMemoryBudget: o.memtableMb << 20,
+  cacheSize: o.cacheMb << 20,
+  optimize: 'point-lookup',
+  compression: o.dictionary,
+  ...(o.appends === true ? { mergeOperator: APPEND } : {})
+})
 
 /**
  * Opens (creating if missing) a RocksDB database with buffer keys and values and the given column families.
@@ -40,6 +63,7 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
   const batch = db.batch() as unknown as {
     _put(k: Buffer, v: Buffer, o: object): void
     _del(k: Buffer, o: object): void
+    _merge(k: Buffer, v: Buffer, o: object): void
     _writeSync(o: object): void
     _closeSync(): void
   }
@@ -47,6 +71,7 @@ export function writeBatchSync (db: RocksLevel, ops: readonly WriteOp[], sync: b
     for (const op of ops) {
       const options = op.column === undefined ? {} : { column: op.column }
       if (op.type === 'put') batch._put(op.key, op.value, options)
+      else if (op.type === 'merge') batch._merge(op.key, op.value, options)
       else batch._del(op.key, options)
     }
     try {

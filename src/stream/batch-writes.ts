@@ -33,11 +33,12 @@ export class BatchWrites implements StoreWrites {
   put (key: Buffer, value: Buffer): void { this.pending.set(key.toString('latin1'), value) }
   del (key: Buffer): void { this.pending.set(key.toString('latin1'), null) }
 
-  /** Puts and deletes made as write ops elsewhere (a store's own op builders). */
+  /** Puts and deletes made as write ops elsewhere (a store's own op builders); merges go through `append`. */
   apply (ops: readonly WriteOp[]): void {
     for (const op of ops) {
       if (op.type === 'put') this.put(op.key, op.value)
-      else this.del(op.key)
+      else if (op.type === 'del') this.del(op.key)
+      else throw new Error('a merge is not readable in a batch: hand it over with append')
     }
   }
 

@@ -54,7 +54,7 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.
-      const view = await deps.velocity.incrementView(scope, record.request, record.created_ms, compiled.velocityNeeds)
+      const view = deps.velocity.countView(scope, record.request, record.created_ms, compiled.velocityNeeds)
       writes.append(() => view.incrementOps(), () => view.release())
       const labelled = await earlyLabel(deps.velocity, record, writes)
       if (labelled === undefined) return

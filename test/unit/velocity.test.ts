@@ -8,6 +8,8 @@ import type { VelocityNeed } from '../../src/domain/features/velocity-spec.js'
 import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan, type WriteOp } from '../../src/stores/rocks.js'
 import { encodeLinks, linksSize } from '../../src/stores/velocity/links.js'
+import { decodeStored } from '../../src/stores/velocity/record.js'
+import type { VelocityOptions } from '../../src/stores/velocity/index.js'
 import { tempDir } from '../support/app.js'
 
 const scope = { tenant: 'ten_v', mode: 'test' as const }
@@ -197,6 +199,113 @@ describe('velocity write-back', () => {
     await state.close()
     const reopened = await openStateDb(dir)
     expect((await features(await VelocityStore.open(reopened), T0)).user_count_1h).toBe(2)
+    await reopened.close()
+  })
+})
+
+describe('materialized increments (another instance\'s decisions)', () => {
+  const users = ['a', 'b', 'c', 'd']
+  const event = (i: number): ScoreRequest => ({ event: 'payment', user_id: users[i % 4], device_id: `d${i % 7}`, ip: `10.0.0.${i % 3}`, amount: i % 13 })
+  const snapshot = async (store: VelocityStore) => Promise.all(users.map(async u => features(store, T0, { event: 'payment', user_id: u, device_id: 'd0', ip: '10.0.0.0' })))
+  const NEVER_FOLD = () => 0.99
+  const ALWAYS_FOLD = () => 0
+
+  async function openWith (options: VelocityOptions, dir = path.join(tempDir(), 'state')) {
+    const state = await openStateDb(dir)
+    return { state, store: new VelocityStore(state, options), dir }
+  }
+
+  async function count (state: StateDb, store: VelocityStore, at: number, request: ScoreRequest = base) {
+    const view = store.countView(scope, request, at, MODEL_NEEDS)
+    await state.committer.commit(view.incrementOps())
+    view.release()
+  }
+
+  /** How many records the stored value of the user's record holds (what was put, then each merge). */
+  async function storedParts (state: StateDb, user: string): Promise<number> {
+    for await (const [key, value] of scan(state.db, ...prefixRange(TAG.velocity), { column: state.velocity })) {
+      const parts = key.toString().split('\u0000')
+      if (parts[3] === 'user' && parts[4] === user) return decodeStored(value).parts
+    }
+    return 0
+  }
+
+  it('counts a materialized event as the request path does, whether the cache holds its records or not, and after a reopen', async () => {
+    const scored = await openWith({ flushIntervalMs: 0 })
+    const materialized = await openWith({ flushIntervalMs: 0, random: NEVER_FOLD })
+    for (let i = 0; i < 120; i++) {
+      await record(scored.state, scored.store, T0 - (i % 50) * MIN, event(i))
+      // user a's and b's records are read (cached) from the 40th event on; c's and d's never are.
+      if (i === 40) await snapshot(materialized.store).then(() => undefined)
+      await count(materialized.state, materialized.store, T0 - (i % 50) * MIN, event(i))
+    }
+    const expected = await snapshot(scored.store)
+    expect(expected[0]!.user_count_1h).toBe(30)
+    expect(await snapshot(materialized.store)).toEqual(expected)
+    await materialized.state.close()
+    const reopened = await openStateDb(materialized.dir)
+    expect(await snapshot(await VelocityStore.open(reopened))).toEqual(expected)
+    await Promise.all([reopened.close(), scored.state.close()])
+  })
+
+  it('reads nothing to count an event whose records it does not hold: one small merge per record it changes', async () => {
+    const { state, store } = await openWith({ random: NEVER_FOLD })
+    let reads = 0
+    const getManySync = state.getManySync
+    state.getManySync = (keys, column) => { reads += keys.length; return getManySync(keys, column) }
+    const getMany = state.getMany
+    state.getMany = async (keys, column) => { reads += keys.length; return getMany(keys, column) }
+    const view = store.countView(scope, { ...base, device_id: 'd1', email: 'a@example.com' }, T0, MODEL_NEEDS)
+    const ops = view.incrementOps()
+    expect(ops.length).toBeGreaterThan(3)
+    for (const op of ops) {
+      expect(op.type).toBe('merge')
+      expect(op.type === 'merge' && op.value.byteLength).toBeLessThan(200)
+    }
+    await state.committer.commit(ops)
+    view.release()
+    expect(reads).toBe(0)
+    await state.close()
+  })
+
+  it('folds what was merged into a record when it is read, and a materializer folds instead of merging one time in 16', async () => {
+    const never = await openWith({ flushIntervalMs: 0, random: NEVER_FOLD })
+    for (let i = 0; i < 40; i++) await count(never.state, never.store, T0)
+    expect(await storedParts(never.state, 'u')).toBe(40)
+    expect((await features(never.store, T0)).user_count_1h).toBe(40)
+    await never.store.flush()
+    expect(await storedParts(never.state, 'u')).toBe(1)
+    expect((await features(await VelocityStore.open(never.state), T0)).user_count_1h).toBe(40)
+    await never.state.close()
+
+    const always = await openWith({ flushIntervalMs: 0, random: ALWAYS_FOLD })
+    for (let i = 0; i < 40; i++) await count(always.state, always.store, T0)
+    expect(await storedParts(always.state, 'u')).toBe(1)
+    expect((await features(always.store, T0)).user_count_1h).toBe(40)
+    await always.state.close()
+  })
+
+  it('lets a read see a merge on its way to the store, and takes it back from that read if its write fails', async () => {
+    const { state, store, dir } = await openWith({ flushIntervalMs: 0, random: NEVER_FOLD })
+    const bad = { type: 'put', key: null, value: Buffer.from('x') } as unknown as WriteOp
+    const failing = store.countView(scope, base, T0, MODEL_NEEDS)
+    const failed = state.committer.commit([...failing.incrementOps(), bad])
+    expect((await features(store, T0)).user_count_1h).toBe(1) // read before the write: the merge is added
+    await expect(failed).rejects.toThrow()
+    failing.release()
+    expect((await features(store, T0)).user_count_1h).toBe(0)
+
+    const landing = store.countView(scope, { ...base, user_id: 'v' }, T0, MODEL_NEEDS)
+    const landed = state.committer.commit(landing.incrementOps())
+    expect((await features(store, T0, { ...base, user_id: 'v' })).user_count_1h).toBe(1)
+    await landed
+    landing.release()
+    await store.flush() // the record read is written whole, after the merge it holds: counted once
+    await state.close()
+    const reopened = await openStateDb(dir)
+    const again = await VelocityStore.open(reopened)
+    expect((await features(again, T0)).user_count_1h).toBe(0)
+    expect((await features(again, T0, { ...base, user_id: 'v' })).user_count_1h).toBe(1)
     await reopened.close()
   })
 })

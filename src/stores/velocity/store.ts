@@ -51,11 +51,12 @@ export class VelocityStore {
   }
 
   /**
-   * A view that only counts the event (another instance's decision, materialized): it loads the records the
-   * increments touch, not the windows features would read, so its features() must not be called.
+   * A view that only counts the event (another instance's decision, materialized): it reads nothing, so its
+   * features() must not be called. Its increments go to the records the cache holds, and are merged into the
+   * store for the others (view.ts, countOps): materializing costs no read and no rewrite of a whole record.
    */
-  incrementView (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): Promise<VelocityView> {
-    return this.viewOf(requestPlan(scope, request, needs, false), scope, request, eventTimeMs, needs)
+  countView (scope: Scope, request: ScoreRequest, eventTimeMs: number, needs: readonly VelocityNeed[]): VelocityView {
+    return new VelocityView(this.cache, undefined, requestPlan(scope, request, needs, false), scope, request, eventTimeMs, needs)
   }
 
   /** A view whose incrementOps() count one fraudulent transaction (labelled late) at its own event time. */

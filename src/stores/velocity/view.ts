@@ -3,10 +3,11 @@ import type { Scope } from '../../domain/scope.js'
 import { dimensionValue, featureName, WINDOWS, type VelocityNeed } from '../../domain/features/velocity-spec.js'
 import type { WriteOp } from '../rocks.js'
 import { increment } from './increment.js'
-import { pairOf, type Plan } from './read-plan.js'
-import { FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
+import { pairOf, type Increments, type Plan } from './read-plan.js'
+import { emptySlots, FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
 import type { CachedRecord, WriteBackCache } from './write-back-cache.js'
 import type { Links } from './links.js'
+import type { VelocityRecord } from './record.js'
 
 /**
  * The records one event touches, loaded and pinned: its features (the history before the event: read before
@@ -15,7 +16,8 @@ import type { Links } from './links.js'
 export class VelocityView {
   constructor (
     private readonly cache: WriteBackCache,
-    private readonly records: Map<string, CachedRecord>,
+    /** Undefined for a view that only counts: resolved when it increments (incrementOps). */
+    private records: Map<string, CachedRecord> | undefined,
     private readonly plan: Plan,
     private readonly scope: Scope,
     private readonly request: ScoreRequest,
@@ -24,7 +26,7 @@ export class VelocityView {
   ) {}
 
   private record (dim: string): CachedRecord {
-    return this.records.get(this.plan.records.get(dim)!)!
+    return this.records!.get(this.plan.records.get(dim)!)!
   }
 
   private sum (dim: string, res: Resolution, units: number, field: number): number {
@@ -65,9 +67,39 @@ export class VelocityView {
    */
   incrementOps (): WriteOp[] {
     const amount = this.request.amount ?? 0
+    if (this.records === undefined) return this.countOps(amount)
     const changed = increment(this.records, this.plan, this.eventTimeMs, amount, this.undo)
-    this.journalOp = this.cache.journalled({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: amount, tracked: this.plan.tracked, pairs: this.plan.pairs }, changed)
+    this.journalOp = this.cache.journalled(this.entry(amount, this.plan), changed)
     return [this.journalOp]
+  }
+
+  private entry (amount: number, increments: Increments) {
+    return { tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: amount, tracked: increments.tracked, pairs: increments.pairs }
+  }
+
+  /**
+   * A counting view's increments: added in the cache to the records it holds (journalled, as a request's are),
+   * and merged into the store, unread, for the others (each such record's increments as a record of their own,
+   * durable with the caller's write).
+   */
+  private countOps (amount: number): WriteOp[] {
+    const cached = this.records = this.cache.pinCached(this.plan.records.values())
+    const targets = new Map<string, VelocityRecord>(cached)
+    for (const rid of this.plan.records.values()) if (!cached.has(rid)) targets.set(rid, { counters: emptySlots(), links: undefined })
+    increment(targets, this.plan, this.eventTimeMs, amount, this.undo)
+    const ops: WriteOp[] = []
+    const changedCached: CachedRecord[] = []
+    for (const [rid, record] of targets) {
+      const held = cached.get(rid)
+      if (held !== undefined) changedCached.push(held)
+      else if (record.counters.m.length + record.counters.h.length + record.counters.d.length > 0 || record.links !== undefined) ops.push(this.cache.merge(rid, record))
+    }
+    if (changedCached.length === 0) return ops
+    const inCache = (dim: string) => cached.has(this.plan.records.get(dim)!)
+    const journalled = { tracked: this.plan.tracked.filter(([dim]) => inCache(dim)), pairs: this.plan.pairs.filter(([dim]) => inCache(dim)) }
+    this.journalOp = this.cache.journalled(this.entry(amount, journalled), changedCached)
+    ops.push(this.journalOp)
+    return ops
   }
 
   /**
@@ -83,7 +115,7 @@ export class VelocityView {
   /** Call once the batch holding incrementOps() is durable, or failed (then its increments are taken back). */
   release (): void {
     if (this.journalOp !== undefined && this.cache.inflight(this.journalOp)) this.revert()
-    this.cache.unpin(this.records)
+    if (this.records !== undefined) this.cache.unpin(this.records)
     this.cache.trim()
   }
 }

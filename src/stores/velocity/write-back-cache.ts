@@ -2,16 +2,29 @@ import type { CommitHook, WriteOp } from '../rocks.js'
 import type { StateDb } from '../state-db.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { recordKey } from './read-plan.js'
-import { decodeRecord, encodeRecord, type VelocityRecord } from './record.js'
+import { addRecord, decodeStored, encodeRecord, type VelocityRecord } from './record.js'
 
 /** A record in the cache: `pins` counts the events that loaded it and whose write is not settled yet. */
 export interface CachedRecord extends VelocityRecord { id: string, pins: number }
+
+/** An increment merged into the store (a record of its own) whose write is not settled yet. */
+interface Merge { id: string, increment: VelocityRecord, undo: Array<() => void> }
+
+/**
+ * A materializer merges an event's increments into a record it does not hold without reading it, but reads and
+ * rewrites it whole instead once in this many times, at random: a value holds this many merges on average, and
+ * more than 16 times as many with a chance of one in ten million, however its events are spread (no
+ * counting per record, which costs memory and, bounded, forgets).
+ */
+export const FOLD_EVERY = 16
 
 export interface VelocityOptions {
   /** Records kept in memory beyond those pinned or dirty. */
   maxCached?: number
   /** How often dirty records are written (with the next group commit after it elapsed). */
   flushIntervalMs?: number
+  /** Test seam: numbers in [0, 1) that choose which merges fold instead (FOLD_EVERY); Math.random by default. */
+  random?: () => number
 }
 
 /**
@@ -32,10 +45,17 @@ export class WriteBackCache implements CommitHook {
   private trimBlocked = false
   /** The dirty records a write in progress holds. */
   private flushing: CachedRecord[] | undefined
+  /** Merges handed to the committer and not written yet, by op and by record id (a read adds them). */
+  private readonly merges = new Map<WriteOp, Merge>()
+  private readonly mergesOf = new Map<string, Merge[]>()
+  /** Whether to read and rewrite a record rather than merge into it (FOLD_EVERY). */
+  private readonly fold: () => boolean
 
   constructor (private readonly state: StateDb, options: VelocityOptions = {}) {
     this.maxCached = options.maxCached ?? 30_000
     this.flushIntervalMs = options.flushIntervalMs ?? 1_000
+    const random = options.random ?? Math.random
+    this.fold = () => random() * FOLD_EVERY < 1
     state.committer.hooks.push(this)
   }
 
@@ -60,17 +80,80 @@ export class WriteBackCache implements CommitHook {
       const values = await this.state.getMany(missing.map(recordKey), this.column)
       missing.forEach((rid, i) => {
         // Another event may have loaded the same record while this one waited: the cached copy wins.
-        let record = this.records.get(rid)
-        if (record === undefined) {
-          const { counters, links } = decodeRecord(values[i])
-          record = { id: rid, counters, links, pins: 0 }
-          this.records.set(rid, record)
-        }
+        const record = this.records.get(rid) ?? this.cached(rid, values[i])
         record.pins++
         loaded.set(rid, record)
       })
     }
     return loaded
+  }
+
+  /**
+   * The record `id` read from the store (with the merges not written yet added), now cached. A value holding
+   * merges is rewritten whole with the next flush, so reads find few.
+   */
+  private cached (rid: string, value: Buffer | undefined): CachedRecord {
+    const { record: { counters, links }, parts } = decodeStored(value)
+    const record: CachedRecord = { id: rid, counters, links, pins: 0 }
+    for (const m of this.mergesOf.get(rid) ?? []) addRecord(record, m.increment, m.undo)
+    this.records.set(rid, record)
+    if (parts > 1) this.dirty.add(record)
+    return record
+  }
+
+  /**
+   * Pins the cached records of these ids, by id, and of the others reads (synchronously) those chosen to fold
+   * (FOLD_EVERY); the rest are not read (`merge` into them).
+   */
+  pinCached (ids: Iterable<string>): Map<string, CachedRecord> {
+    const pinned = new Map<string, CachedRecord>()
+    const folds: string[] = []
+    for (const rid of ids) {
+      const hit = this.records.get(rid)
+      if (hit !== undefined) {
+        hit.pins++
+        pinned.set(rid, hit)
+      } else if (this.fold()) {
+        folds.push(rid)
+      }
+    }
+    if (folds.length === 0) return pinned
+    const values = this.state.getManySync(folds.map(recordKey), this.column)
+    folds.forEach((rid, i) => {
+      const record = this.cached(rid, values[i])
+      // Read to be folded: written whole with the next flush, even if the increment after this read changes nothing.
+      this.dirty.add(record)
+      record.pins++
+      pinned.set(rid, record)
+    })
+    return pinned
+  }
+
+  /**
+   * The op merging one event's increments into record `id`, not read (neither cached nor read here): settled
+   * with the write that holds it, which takes it back by itself if it fails (afterWrite).
+   */
+  merge (rid: string, increment: VelocityRecord): WriteOp {
+    const op: WriteOp = { type: 'merge', key: recordKey(rid), value: encodeRecord(increment), column: this.column }
+    const m: Merge = { id: rid, increment, undo: [] }
+    this.merges.set(op, m)
+    const of = this.mergesOf.get(rid)
+    if (of === undefined) this.mergesOf.set(rid, [m])
+    else of.push(m)
+    return op
+  }
+
+  /** The merges among a settled write's ops are no longer pending; a failed write's are taken back from reads. */
+  private settleMerges (ops: readonly WriteOp[], written: boolean): void {
+    for (const op of ops) {
+      const m = this.merges.get(op)
+      if (m === undefined) continue
+      this.merges.delete(op)
+      const of = this.mergesOf.get(m.id)!
+      of.splice(of.indexOf(m), 1)
+      if (of.length === 0) this.mergesOf.delete(m.id)
+      if (!written) for (const fn of m.undo.reverse()) fn()
+    }
   }
 
   /** Unpins records `load` returned. */
@@ -112,6 +195,7 @@ export class WriteBackCache implements CommitHook {
   }
 
   afterWrite (ops: readonly WriteOp[], written: boolean): void {
+    if (this.merges.size > 0) this.settleMerges(ops, written)
     const flushed = this.flushing
     this.flushing = undefined
     if (!written) return // the callers take their increments back (VelocityView.release)
