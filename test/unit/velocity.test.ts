@@ -279,10 +279,33 @@ describe('materialized increments (another instance\'s decisions)', () => {
     await never.state.close()
 
     const always = await openWith({ flushIntervalMs: 0, random: ALWAYS_FOLD })
-    for (let i = 0; i < 40; i++) await count(always.state, always.store, T0)
-    expect(await storedParts(always.state, 'u')).toBe(1)
+    const parts: number[] = []
+    for (let i = 0; i < 40; i++) {
+      await count(always.state, always.store, T0)
+      parts.push(await storedParts(always.state, 'u'))
+    }
+    // Read at the first event (and held from then on): written whole, then merged into 16 times at most.
+    expect(parts[0]).toBe(1)
+    expect(Math.max(...parts)).toBeLessThanOrEqual(16)
     expect((await features(always.store, T0)).user_count_1h).toBe(40)
     await always.state.close()
+  })
+
+  it('merges into a record it holds too, and writes it whole after 16 merges', async () => {
+    const { state, store } = await openWith({ flushIntervalMs: 0, random: NEVER_FOLD })
+    expect((await features(store, T0)).user_count_1h).toBe(0) // read: the cache holds the user's record from now on
+    const parts: number[] = []
+    for (let i = 0; i < 40; i++) {
+      await count(state, store, T0)
+      parts.push(await storedParts(state, 'u'))
+    }
+    // One more merge each time; the 16th merge since the last whole write is followed by a whole write.
+    expect(parts.slice(0, 15)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1))
+    expect([parts[15], parts[31]]).toEqual([1, 1])
+    expect(Math.max(...parts)).toBe(16)
+    expect((await features(store, T0)).user_count_1h).toBe(40)
+    expect((await features(await VelocityStore.open(state), T0)).user_count_1h).toBe(40)
+    await state.close()
   })
 
   it('lets a read see a merge on its way to the store, and takes it back from that read if its write fails', async () => {
@@ -293,6 +316,12 @@ describe('materialized increments (another instance\'s decisions)', () => {
     expect((await features(store, T0)).user_count_1h).toBe(1) // read before the write: the merge is added
     await expect(failed).rejects.toThrow()
     failing.release()
+    expect((await features(store, T0)).user_count_1h).toBe(0)
+
+    // The cache holds the user's record now: a failed write takes the increments back from it too.
+    const held = store.countView(scope, base, T0, MODEL_NEEDS)
+    await expect(state.committer.commit([...held.incrementOps(), bad])).rejects.toThrow()
+    held.release()
     expect((await features(store, T0)).user_count_1h).toBe(0)
 
     const landing = store.countView(scope, { ...base, user_id: 'v' }, T0, MODEL_NEEDS)

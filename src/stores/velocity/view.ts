@@ -3,11 +3,11 @@ import type { Scope } from '../../domain/scope.js'
 import { dimensionValue, featureName, WINDOWS, type VelocityNeed } from '../../domain/features/velocity-spec.js'
 import type { WriteOp } from '../rocks.js'
 import { increment } from './increment.js'
-import { pairOf, type Increments, type Plan } from './read-plan.js'
+import { pairOf, type Plan } from './read-plan.js'
 import { emptySlots, FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
-import type { CachedRecord, WriteBackCache } from './write-back-cache.js'
+import type { CachedRecord, Merge, WriteBackCache } from './write-back-cache.js'
 import type { Links } from './links.js'
-import type { VelocityRecord } from './record.js'
+import { addRecord, type VelocityRecord } from './record.js'
 
 /**
  * The records one event touches, loaded and pinned: its features (the history before the event: read before
@@ -60,6 +60,8 @@ export class VelocityView {
 
   private undo: Array<() => void> = []
   private journalOp: WriteOp | undefined
+  /** A counting view's merges (countOps). */
+  private merges: Merge[] = []
 
   /**
    * Adds this event (in the cache, now) and returns the journal entry for the caller's durable write;
@@ -69,36 +71,29 @@ export class VelocityView {
     const amount = this.request.amount ?? 0
     if (this.records === undefined) return this.countOps(amount)
     const changed = increment(this.records, this.plan, this.eventTimeMs, amount, this.undo)
-    this.journalOp = this.cache.journalled(this.entry(amount, this.plan), changed)
+    this.journalOp = this.cache.journalled({ tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: amount, tracked: this.plan.tracked, pairs: this.plan.pairs }, changed)
     return [this.journalOp]
   }
 
-  private entry (amount: number, increments: Increments) {
-    return { tenant: this.scope.tenant, mode: this.scope.mode, t: this.eventTimeMs, a: amount, tracked: increments.tracked, pairs: increments.pairs }
-  }
-
   /**
-   * A counting view's increments: added in the cache to the records it holds (journalled, as a request's are),
-   * and merged into the store, unread, for the others (each such record's increments as a record of their own,
-   * durable with the caller's write).
+   * A counting view's increments: each record's merged into the store as a record of their own, durable with
+   * the caller's write, and added to the records the cache holds; the others are not read (write-back-cache.ts,
+   * pinCached and merge).
    */
   private countOps (amount: number): WriteOp[] {
     const cached = this.records = this.cache.pinCached(this.plan.records.values())
-    const targets = new Map<string, VelocityRecord>(cached)
-    for (const rid of this.plan.records.values()) if (!cached.has(rid)) targets.set(rid, { counters: emptySlots(), links: undefined })
-    increment(targets, this.plan, this.eventTimeMs, amount, this.undo)
+    const increments = new Map<string, VelocityRecord>()
+    for (const rid of this.plan.records.values()) increments.set(rid, { counters: emptySlots(), links: undefined })
+    increment(increments, this.plan, this.eventTimeMs, amount)
     const ops: WriteOp[] = []
-    const changedCached: CachedRecord[] = []
-    for (const [rid, record] of targets) {
+    for (const [rid, made] of increments) {
+      if (made.counters.m.length + made.counters.h.length + made.counters.d.length === 0 && made.links === undefined) continue
       const held = cached.get(rid)
-      if (held !== undefined) changedCached.push(held)
-      else if (record.counters.m.length + record.counters.h.length + record.counters.d.length > 0 || record.links !== undefined) ops.push(this.cache.merge(rid, record))
+      if (held !== undefined) addRecord(held, made, this.undo)
+      const m = this.cache.merge(rid, made, held)
+      this.merges.push(m)
+      ops.push(m.op)
     }
-    if (changedCached.length === 0) return ops
-    const inCache = (dim: string) => cached.has(this.plan.records.get(dim)!)
-    const journalled = { tracked: this.plan.tracked.filter(([dim]) => inCache(dim)), pairs: this.plan.pairs.filter(([dim]) => inCache(dim)) }
-    this.journalOp = this.cache.journalled(this.entry(amount, journalled), changedCached)
-    ops.push(this.journalOp)
     return ops
   }
 
@@ -115,6 +110,7 @@ export class VelocityView {
   /** Call once the batch holding incrementOps() is durable, or failed (then its increments are taken back). */
   release (): void {
     if (this.journalOp !== undefined && this.cache.inflight(this.journalOp)) this.revert()
+    else if (this.merges.some(m => m.state === 'failed')) this.revert()
     if (this.records !== undefined) this.cache.unpin(this.records)
     this.cache.trim()
   }

@@ -4,17 +4,24 @@ import { Journal, type JournalEntry } from './journal.js'
 import { recordKey } from './read-plan.js'
 import { addRecord, decodeStored, encodeRecord, type VelocityRecord } from './record.js'
 
-/** A record in the cache: `pins` counts the events that loaded it and whose write is not settled yet. */
-export interface CachedRecord extends VelocityRecord { id: string, pins: number }
-
-/** An increment merged into the store (a record of its own) whose write is not settled yet. */
-interface Merge { id: string, increment: VelocityRecord, undo: Array<() => void> }
+/**
+ * A record in the cache: `pins` counts the events that loaded it and whose write is not settled yet; `merged`
+ * how many merges the store holds after what was put last (a flush puts it whole at FOLD_EVERY).
+ */
+export interface CachedRecord extends VelocityRecord { id: string, pins: number, merged: number }
 
 /**
- * A materializer merges an event's increments into a record it does not hold without reading it, but reads and
- * rewrites it whole instead once in this many times, at random: a value holds this many merges on average, and
- * more than 16 times as many with a chance of one in ten million, however its events are spread (no
- * counting per record, which costs memory and, bounded, forgets).
+ * One event's increments of one record, merged into the store as a record of their own (`op`): pending until
+ * the write that holds it is settled. `undo` takes it back from the reads that added it while it was pending.
+ */
+export interface Merge { id: string, op: WriteOp, increment: VelocityRecord, undo: Array<() => void>, state: 'pending' | 'written' | 'failed' }
+
+/**
+ * Merges into one record before it is rewritten whole. A cached record is written with the next flush once the
+ * store holds this many merges after it. A materializer merges into a record it does not hold without reading
+ * it, but reads and rewrites it instead once in this many times, at random: such a value holds this many merges
+ * on average, and more than 16 times as many with a chance under one in ten million, however its events are
+ * spread (no counting per record, which costs memory and, bounded, forgets).
  */
 export const FOLD_EVERY = 16
 
@@ -94,10 +101,13 @@ export class WriteBackCache implements CommitHook {
    */
   private cached (rid: string, value: Buffer | undefined): CachedRecord {
     const { record: { counters, links }, parts } = decodeStored(value)
-    const record: CachedRecord = { id: rid, counters, links, pins: 0 }
-    for (const m of this.mergesOf.get(rid) ?? []) addRecord(record, m.increment, m.undo)
+    const record: CachedRecord = { id: rid, counters, links, pins: 0, merged: Math.max(0, parts - 1) }
+    for (const m of this.mergesOf.get(rid) ?? []) {
+      addRecord(record, m.increment, m.undo)
+      record.merged++
+    }
     this.records.set(rid, record)
-    if (parts > 1) this.dirty.add(record)
+    if (record.merged > 0) this.dirty.add(record)
     return record
   }
 
@@ -130,17 +140,20 @@ export class WriteBackCache implements CommitHook {
   }
 
   /**
-   * The op merging one event's increments into record `id`, not read (neither cached nor read here): settled
-   * with the write that holds it, which takes it back by itself if it fails (afterWrite).
+   * Merges one event's increments into record `id`, to be handed to the committer at once; `held` is the cached
+   * record when there is one (the caller added the increments to it), which the next flush folds after
+   * FOLD_EVERY merges. A failed write takes the merge back from the reads that added it (afterWrite); the
+   * caller takes it back from `held` (state `failed`).
    */
-  merge (rid: string, increment: VelocityRecord): WriteOp {
+  merge (rid: string, increment: VelocityRecord, held: CachedRecord | undefined): Merge {
     const op: WriteOp = { type: 'merge', key: recordKey(rid), value: encodeRecord(increment), column: this.column }
-    const m: Merge = { id: rid, increment, undo: [] }
+    const m: Merge = { id: rid, op, increment, undo: [], state: 'pending' }
     this.merges.set(op, m)
     const of = this.mergesOf.get(rid)
     if (of === undefined) this.mergesOf.set(rid, [m])
     else of.push(m)
-    return op
+    if (held !== undefined && ++held.merged >= FOLD_EVERY) this.dirty.add(held)
+    return m
   }
 
   /** The merges among a settled write's ops are no longer pending; a failed write's are taken back from reads. */
@@ -152,6 +165,7 @@ export class WriteBackCache implements CommitHook {
       const of = this.mergesOf.get(m.id)!
       of.splice(of.indexOf(m), 1)
       if (of.length === 0) this.mergesOf.delete(m.id)
+      m.state = written ? 'written' : 'failed'
       if (!written) for (const fn of m.undo.reverse()) fn()
     }
   }
@@ -201,7 +215,10 @@ export class WriteBackCache implements CommitHook {
     if (!written) return // the callers take their increments back (VelocityView.release)
     this.journal.written(ops, flushed !== undefined)
     if (flushed === undefined) return
-    for (const r of flushed) this.dirty.delete(r)
+    for (const r of flushed) {
+      this.dirty.delete(r)
+      r.merged = 0
+    }
     this.forced = false
     this.lastFlushMs = Date.now()
     this.trimBlocked = false
