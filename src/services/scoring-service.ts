@@ -183,7 +183,7 @@ export class ScoringService {
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
     const encoded = encodeEvent(record)
     // The outbox entry refers to the transaction record: its bytes are written once.
-    return { decision, record, ops: [...decisionRecordOps(record, features.device_known === 1, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
+    return { decision, record, ops: [...decisionRecordOps(record, { device: features.device_known === 1, laterLocation: false }, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
 
   /** The counterfactual, or null when none would approve or when the rule budget ran out while searching. */

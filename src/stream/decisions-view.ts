@@ -1,8 +1,11 @@
 import type { DecisionCodec } from './decision-codec.js'
-import { decisionRecordOps } from '../stores/decision-ops.js'
+import { decisionRecordOps, type KnownBefore } from '../stores/decision-ops.js'
 import { scopeOf } from '../domain/scope.js'
 import { transactionKey } from '../stores/transactions.js'
 import { labelKey } from '../stores/labels.js'
+import { deviceSeenKey } from '../stores/device-history.js'
+import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
+import { geoFacts } from '../domain/features/geo.js'
 import { countFraud, shouldCount, type FraudCount, type StoredLabel } from '../stores/label-counters.js'
 import type { VelocityStore } from '../stores/velocity/index.js'
 import type { BatchWrites } from './batch-writes.js'
@@ -50,7 +53,7 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
     dedupe: ({ subject }) => transactionKey(scopeOf(subject), subject.trace_id),
     async process ({ subject: record, encoded }, _consumed, { writes }) {
       const scope = scopeOf(record)
-      writes.apply(decisionRecordOps(record, false, encoded))
+      writes.apply(decisionRecordOps(record, await knownBefore(writes, record), encoded))
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.
@@ -61,6 +64,22 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
       writes.append(() => labelled.count.ops(), () => labelled.count.release())
       writes.put(labelKey(scope, record.trace_id), Buffer.from(JSON.stringify({ ...labelled.label, counted: true })))
     }
+  }
+}
+
+/**
+ * What this instance knows already that the decision must not replace: decisions arrive here in no particular
+ * order of time, so a device's first-seen time and a user's last position keep the earliest and the latest.
+ */
+async function knownBefore (writes: BatchWrites, record: DecisionSubject): Promise<KnownBefore> {
+  const scope = scopeOf(record)
+  const deviceKey = deviceSeenKey(scope, record.request)
+  const locationKey = geoFacts(record.request.geo).point === undefined ? undefined : lastLocationKey(scope, record.request)
+  const seen = deviceKey === undefined ? undefined : await writes.get(deviceKey)
+  const last = parseLastLocation(locationKey === undefined ? undefined : await writes.get(locationKey))
+  return {
+    device: seen !== undefined && Number(seen.toString()) <= record.created_ms,
+    laterLocation: last !== undefined && last.at_ms > record.created_ms
   }
 }
 

@@ -6,6 +6,8 @@ import { plainProtobufCodec, type DecisionCodec } from '../../src/stream/decisio
 import { encodeEvent } from '../../src/domain/records/decisions.js'
 import { transactionKey } from '../../src/stores/transactions.js'
 import { scopeOf } from '../../src/domain/scope.js'
+import { deviceSeenKey } from '../../src/stores/device-history.js'
+import { lastLocationKey, parseLastLocation } from '../../src/stores/last-location.js'
 
 let app: App
 beforeAll(async () => { app = await startTestApp() })
@@ -63,5 +65,32 @@ describe("another instance's decisions, on the embedded log", () => {
     await eventually(() => app.materializer.processed > before || undefined, 10000, "the other origin's decision materialized")
     const [stored] = await app.state.getMany([transactionKey(scopeOf(other), other.trace_id)])
     expect(stored).toEqual(published)
+  })
+
+  it("keep the time a user's device was first seen and the user's latest position, whatever order they come in", async () => {
+    const res = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'payment', amount: 12, user_id: 'u-dev', device_id: 'd-dev', geo: { lat: 48.85, lon: 2.35 } } })
+    const own = res.json().trace_id as string
+    await eventually(() => app.relay.pending === 0 || undefined, 10000, 'outbox drained')
+    const made = (await readDecisionStream(app.log, app.decisionsTopic, 'test-reader-device', [own])).byTrace.get(own)!
+    const key = deviceSeenKey(scopeOf(made), made.request)!
+    const firstSeen = async () => Number((await app.state.get(key))!.toString())
+    const lastPosition = async () => parseLastLocation(await app.state.get(lastLocationKey(scopeOf(made), made.request)!))
+    expect(await firstSeen()).toBe(made.created_ms)
+    expect(await lastPosition()).toEqual({ point: { lat: 48.85, lon: 2.35 }, at_ms: made.created_ms })
+    let seq = 10
+    const materialize = async (createdMs: number, geo = made.request.geo) => {
+      const other = { ...made, request: { ...made.request, geo }, trace_id: `trace_device_${seq}`, origin_id: 'org_other', origin_seq: seq, created_ms: createdMs }
+      const before = app.materializer.processed
+      await app.log.append(app.decisionsTopic, [{ key: `${other.tenant_id}:${other.trace_id}`, value: Buffer.from(encodeEvent(other)), headers: { origin: 'org_other', seq: String(seq++), trace_id: other.trace_id } }])
+      await eventually(() => app.materializer.processed > before || undefined, 10000, "the other origin's decision materialized")
+    }
+    const london = { lat: 51.5, lon: -0.12 }
+    const rome = { lat: 41.9, lon: 12.5 }
+    await materialize(made.created_ms + 86_400_000, london)
+    expect(await firstSeen()).toBe(made.created_ms)
+    expect(await lastPosition()).toEqual({ point: london, at_ms: made.created_ms + 86_400_000 })
+    await materialize(made.created_ms - 3_600_000, rome)
+    expect(await firstSeen()).toBe(made.created_ms - 3_600_000)
+    expect(await lastPosition()).toEqual({ point: london, at_ms: made.created_ms + 86_400_000 })
   })
 })
