@@ -9,6 +9,7 @@ import { prefixRange, TAG } from '../../src/stores/keys.js'
 import { scan, type WriteOp } from '../../src/stores/rocks.js'
 import { encodeLinks, linksSize } from '../../src/stores/velocity/links.js'
 import { decodeStored } from '../../src/stores/velocity/record.js'
+import { uniform } from '../../src/domain/random.js'
 import type { VelocityOptions } from '../../src/stores/velocity/index.js'
 import { tempDir } from '../support/app.js'
 
@@ -289,6 +290,21 @@ describe('materialized increments (another instance\'s decisions)', () => {
     expect(Math.max(...parts)).toBeLessThanOrEqual(16)
     expect((await features(always.store, T0)).user_count_1h).toBe(40)
     await always.state.close()
+  })
+
+  it('keeps a value short however long its record goes unread here: a tenant cannot make a read slow', async () => {
+    // The attack: every event of one entity reaches this instance through the stream only, never a request.
+    // maxCached 0: nothing stays in the cache, so each event either merges unread or reads and rewrites.
+    const { state, store } = await openWith({ flushIntervalMs: 0, maxCached: 0, random: uniform(36) })
+    let longest = 0
+    for (let i = 0; i < 600; i++) {
+      await count(state, store, T0)
+      longest = Math.max(longest, await storedParts(state, 'u'))
+    }
+    expect(longest).toBeGreaterThan(1)
+    expect(longest).toBeLessThanOrEqual(64) // 24 with this seed; merging always would reach 600
+    expect((await features(store, T0)).user_count_1h).toBe(600)
+    await state.close()
   })
 
   it('merges into a record it holds too, and writes it whole after 16 merges', async () => {
