@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { decodeRecord, encodeRecord } from '../../src/stores/velocity/record.js'
+import { encodeRecord } from '../../src/stores/velocity/record.js'
+import { decodeRecord } from '../../src/stores/velocity/stored.js'
 import { addAt, emptySlots } from '../../src/stores/velocity/slots.js'
 
 describe('velocity record codec', () => {

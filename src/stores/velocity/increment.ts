@@ -1,6 +1,5 @@
 import type { Plan } from './read-plan.js'
-import { link, type VelocityRecord } from './record.js'
-import { addAt, RESOLUTIONS, subtractAt, unitOf } from './slots.js'
+import { count, link, type VelocityRecord } from './record.js'
 
 /**
  * Applies one event's increments to its loaded records (by record id) and returns the records it changed (the
@@ -8,18 +7,9 @@ import { addAt, RESOLUTIONS, subtractAt, unitOf } from './slots.js'
  */
 export function increment<R extends VelocityRecord> (records: Map<string, R>, plan: Plan, eventTimeMs: number, amount: number, undo?: Array<() => void>): R[] {
   const changed: R[] = []
-  const sq = amount * amount
   for (const [dim] of plan.tracked) {
     const record = records.get(plan.records.get(dim)!)!
-    let touched = false
-    for (const res of RESOLUTIONS) {
-      const s = record.counters[res]
-      const unit = unitOf(eventTimeMs, res)
-      if (!addAt(s, res, unit, 1, amount, sq)) continue
-      touched = true
-      undo?.push(() => subtractAt(s, unit, 1, amount, sq))
-    }
-    if (touched) changed.push(record)
+    if (count(record, eventTimeMs, amount, undo)) changed.push(record)
   }
   for (const [dim, , of, other] of plan.pairs) {
     const record = records.get(plan.records.get(dim)!)!

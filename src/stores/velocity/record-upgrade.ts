@@ -3,7 +3,8 @@ import { scan, type WriteOp } from '../rocks.js'
 import type { StateDb } from '../state-db.js'
 import { addAt, emptySlots, type Resolution } from './slots.js'
 import { decodeLinks } from './links.js'
-import { decodeRecord, encodeRecord, type VelocityRecord } from './record.js'
+import { encodeRecord, type VelocityRecord } from './record.js'
+import { decodeRecord } from './stored.js'
 
 /**
  * Records of earlier layouts brought to the current one (record.ts) when a store opens. Each step

@@ -1,4 +1,4 @@
-import { addAt, emptySlots, firstsInReach, readSlots, RESOLUTIONS, slotsSize, subtractAt, writeSlots, type Slots } from './slots.js'
+import { addAt, firstsInReach, readSlots, RESOLUTIONS, slotsSize, subtractAt, unitOf, writeSlots, type Slots } from './slots.js'
 import { keepMostRecent, linksSize, readLinks, writeLinks, type Links } from './links.js'
 
 /**
@@ -13,9 +13,9 @@ export interface VelocityRecord { counters: Slots, links: Map<string, Links> | u
  * per set a u8 byte length and the other dimension's name, then its links (links.ts). A record with
  * no links is written in format 2 (the counters alone), which is also what stores kept before links moved in.
  */
-const COUNTERS = 2
+export const COUNTERS = 2
 const NONE: Map<string, Links> = new Map()
-const WITH_LINKS = 3
+export const WITH_LINKS = 3
 
 export function encodeRecord (r: VelocityRecord): Buffer {
   const sets = r.links ?? NONE
@@ -37,29 +37,8 @@ export function encodeRecord (r: VelocityRecord): Buffer {
   return out
 }
 
-export function decodeRecord (raw: Buffer | undefined): VelocityRecord {
-  return decodeStored(raw).record
-}
-
-/**
- * A stored value is the record put last and the records merged since (each one event's increments, store.ts),
- * end to end: the first with the others added to it, in the order they were merged, and how many there were.
- */
-export function decodeStored (raw: Buffer | undefined): { record: VelocityRecord, parts: number } {
-  if (raw === undefined) return { record: { counters: emptySlots(), links: undefined }, parts: 0 }
-  let [record, at] = readRecord(raw, 0)
-  let parts = 1
-  while (at < raw.length) {
-    const [merged, next] = readRecord(raw, at)
-    addRecord(record, merged)
-    at = next
-    parts++
-  }
-  return { record, parts }
-}
-
 /** Reads one record at `at`; returns it and the offset after it. */
-function readRecord (raw: Buffer, at: number): [VelocityRecord, number] {
+export function readRecord (raw: Buffer, at: number): [VelocityRecord, number] {
   const format = raw[at]
   if (format !== COUNTERS && format !== WITH_LINKS) throw new Error(`velocity record of an unknown format ${format}`)
   const [counters, end] = readSlots(raw, at + 1)
@@ -75,6 +54,20 @@ function readRecord (raw: Buffer, at: number): [VelocityRecord, number] {
     at = next
   }
   return [{ counters, links }, at]
+}
+
+/** Counts one event of `amount` at its time in the record's counters; false when it is out of reach of all. */
+export function count (record: VelocityRecord, eventTimeMs: number, amount: number, undo?: Array<() => void>): boolean {
+  const sq = amount * amount
+  let counted = false
+  for (const res of RESOLUTIONS) {
+    const s = record.counters[res]
+    const unit = unitOf(eventTimeMs, res)
+    if (!addAt(s, res, unit, 1, amount, sq)) continue
+    counted = true
+    undo?.push(() => subtractAt(s, unit, 1, amount, sq))
+  }
+  return counted
 }
 
 /** Values kept per distinct count: the most recently seen. */
@@ -96,23 +89,16 @@ export function link (record: VelocityRecord, of: string, other: string, seenMs:
   keepMostRecent(links, LINKS_KEPT)
 }
 
-/**
- * Adds `merged` (increments kept as a record of their own: one event's, merged into the store) to `into`, as
- * increment() would have made them; `undo` (when given) collects how to take them back.
- */
-export function addRecord (into: VelocityRecord, merged: VelocityRecord, undo?: Array<() => void>): void {
+/** Adds the counters and links of `merged` to `into`. */
+export function addRecord (into: VelocityRecord, merged: VelocityRecord): void {
   for (const res of RESOLUTIONS) {
     const s = into.counters[res]
     const m = merged.counters[res]
     for (let i = 0; i < m.length; i += 4) {
-      const unit = m[i]!
-      const count = m[i + 1]!
-      const sum = m[i + 2]!
-      const sumsq = m[i + 3]!
-      if (addAt(s, res, unit, count, sum, sumsq)) undo?.push(() => subtractAt(s, unit, count, sum, sumsq))
+      addAt(s, res, m[i]!, m[i + 1]!, m[i + 2]!, m[i + 3]!)
     }
   }
   merged.links?.forEach((links: Links, of: string) => {
-    links.forEach((seen, other) => link(into, of, other, seen, undo))
+    links.forEach((seen, other) => link(into, of, other, seen))
   })
 }

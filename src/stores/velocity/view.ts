@@ -4,10 +4,10 @@ import { dimensionValue, featureName, WINDOWS, type VelocityNeed } from '../../d
 import type { WriteOp } from '../rocks.js'
 import { increment } from './increment.js'
 import { pairOf, type Plan } from './read-plan.js'
-import { emptySlots, FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
+import { FIELD, sumSlots, UNIT_MS, unitOf, type Resolution } from './slots.js'
 import type { CachedRecord, Merge, WriteBackCache } from './write-back-cache.js'
 import type { Links } from './links.js'
-import { addRecord, type VelocityRecord } from './record.js'
+import { applyEvent, type RecordEvent } from './stored.js'
 
 /**
  * The records one event touches, loaded and pinned: its features (the history before the event: read before
@@ -82,15 +82,20 @@ export class VelocityView {
    */
   private countOps (amount: number): WriteOp[] {
     const cached = this.records = this.cache.pinCached(this.plan.records.values())
-    const increments = new Map<string, VelocityRecord>()
-    for (const rid of this.plan.records.values()) increments.set(rid, { counters: emptySlots(), links: undefined })
-    increment(increments, this.plan, this.eventTimeMs, amount)
+    const events = new Map<string, RecordEvent>()
+    const eventOf = (dim: string) => {
+      const rid = this.plan.records.get(dim)!
+      let e = events.get(rid)
+      if (e === undefined) events.set(rid, e = { t: this.eventTimeMs, amount, counted: false, links: [] })
+      return e
+    }
+    for (const [dim] of this.plan.tracked) eventOf(dim).counted = true
+    for (const [dim, , of, other] of this.plan.pairs) eventOf(dim).links.push([of, other])
     const ops: WriteOp[] = []
-    for (const [rid, made] of increments) {
-      if (made.counters.m.length + made.counters.h.length + made.counters.d.length === 0 && made.links === undefined) continue
+    for (const [rid, e] of events) {
       const held = cached.get(rid)
-      if (held !== undefined) addRecord(held, made, this.undo)
-      const m = this.cache.merge(rid, made, held)
+      if (held !== undefined) applyEvent(held, e, this.undo)
+      const m = this.cache.merge(rid, e, held)
       this.merges.push(m)
       ops.push(m.op)
     }

@@ -2,7 +2,8 @@ import type { CommitHook, WriteOp } from '../rocks.js'
 import type { StateDb } from '../state-db.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { recordKey } from './read-plan.js'
-import { addRecord, decodeStored, encodeRecord, type VelocityRecord } from './record.js'
+import { encodeRecord, type VelocityRecord } from './record.js'
+import { applyEvent, decodeStored, encodeEvent, type RecordEvent } from './stored.js'
 
 /**
  * A record in the cache: `pins` counts the events that loaded it and whose write is not settled yet; `merged`
@@ -14,7 +15,7 @@ export interface CachedRecord extends VelocityRecord { id: string, pins: number,
  * One event's increments of one record, merged into the store as a record of their own (`op`): pending until
  * the write that holds it is settled. `undo` takes it back from the reads that added it while it was pending.
  */
-export interface Merge { id: string, op: WriteOp, increment: VelocityRecord, undo: Array<() => void>, state: 'pending' | 'written' | 'failed' }
+export interface Merge { id: string, op: WriteOp, event: RecordEvent, undo: Array<() => void>, state: 'pending' | 'written' | 'failed' }
 
 /**
  * Merges into one record before it is rewritten whole. A cached record is written with the next flush once the
@@ -103,7 +104,7 @@ export class WriteBackCache implements CommitHook {
     const { record: { counters, links }, parts } = decodeStored(value)
     const record: CachedRecord = { id: rid, counters, links, pins: 0, merged: Math.max(0, parts - 1) }
     for (const m of this.mergesOf.get(rid) ?? []) {
-      addRecord(record, m.increment, m.undo)
+      applyEvent(record, m.event, m.undo)
       record.merged++
     }
     this.records.set(rid, record)
@@ -145,9 +146,9 @@ export class WriteBackCache implements CommitHook {
    * FOLD_EVERY merges. A failed write takes the merge back from the reads that added it (afterWrite); the
    * caller takes it back from `held` (state `failed`).
    */
-  merge (rid: string, increment: VelocityRecord, held: CachedRecord | undefined): Merge {
-    const op: WriteOp = { type: 'merge', key: recordKey(rid), value: encodeRecord(increment), column: this.column }
-    const m: Merge = { id: rid, op, increment, undo: [], state: 'pending' }
+  merge (rid: string, event: RecordEvent, held: CachedRecord | undefined): Merge {
+    const op: WriteOp = { type: 'merge', key: recordKey(rid), value: encodeEvent(event), column: this.column }
+    const m: Merge = { id: rid, op, event, undo: [], state: 'pending' }
     this.merges.set(op, m)
     const of = this.mergesOf.get(rid)
     if (of === undefined) this.mergesOf.set(rid, [m])
