@@ -17,9 +17,9 @@
  * its increments.
  *
  * Another instance's decision, materialized, reads nothing: its increments go to the records the cache holds
- * and, for the others, are merged into the store unread, each record's increments as a small record of their
- * own in the materializer's own durable write (the column's merge operator appends; a read adds them up,
- * record.ts decodeStored). A read that finds merges has the record written whole with the next flush, and one
+ * and, for the others, are merged into the store unread, the event itself appended to each record it changes
+ * in the materializer's own durable write (the column's merge operator appends; a read adds them up,
+ * stored.ts). A read that finds merges has the record written whole with the next flush, and one
  * materialized increment in FOLD_EVERY reads and rewrites its record instead, so no value keeps many merges.
  */
 export { VelocityStore } from './store.js'
