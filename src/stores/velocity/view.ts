@@ -76,8 +76,8 @@ export class VelocityView {
   }
 
   /**
-   * A counting view's increments: each record's merged into the store as a record of their own, durable with
-   * the caller's write, and added to the records the cache holds; the others are not read (write-back-cache.ts,
+   * A counting view's increments: the event merged into each record it changes (stored.ts), durable with the
+   * caller's write, and added to the records the cache holds; the others are not read (write-back-cache.ts,
    * pinCached and merge).
    */
   private countOps (amount: number): WriteOp[] {

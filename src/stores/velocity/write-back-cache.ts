@@ -12,8 +12,8 @@ import { applyEvent, decodeStored, encodeEvent, type RecordEvent } from './store
 export interface CachedRecord extends VelocityRecord { id: string, pins: number, merged: number }
 
 /**
- * One event's increments of one record, merged into the store as a record of their own (`op`): pending until
- * the write that holds it is settled. `undo` takes it back from the reads that added it while it was pending.
+ * One event merged into one record in the store (`op`, stored.ts): pending until the write that holds it is
+ * settled. `undo` takes it back from the reads that added it while it was pending.
  */
 export interface Merge { id: string, op: WriteOp, event: RecordEvent, undo: Array<() => void>, state: 'pending' | 'written' | 'failed' }
 
