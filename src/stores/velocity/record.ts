@@ -88,17 +88,3 @@ export function link (record: VelocityRecord, of: string, other: string, seenMs:
   })
   keepMostRecent(links, LINKS_KEPT)
 }
-
-/** Adds the counters and links of `merged` to `into`. */
-export function addRecord (into: VelocityRecord, merged: VelocityRecord): void {
-  for (const res of RESOLUTIONS) {
-    const s = into.counters[res]
-    const m = merged.counters[res]
-    for (let i = 0; i < m.length; i += 4) {
-      addAt(s, res, m[i]!, m[i + 1]!, m[i + 2]!, m[i + 3]!)
-    }
-  }
-  merged.links?.forEach((links: Links, of: string) => {
-    links.forEach((seen, other) => link(into, of, other, seen))
-  })
-}

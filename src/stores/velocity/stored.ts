@@ -1,5 +1,5 @@
 import { emptySlots } from './slots.js'
-import { addRecord, count, COUNTERS, link, readRecord, WITH_LINKS, type VelocityRecord } from './record.js'
+import { count, COUNTERS, link, readRecord, WITH_LINKS, type VelocityRecord } from './record.js'
 
 /**
  * One event's increments of one record, as merged into the store (store.ts, countView): whether it is counted
@@ -70,13 +70,12 @@ export function decodeStored (raw: Buffer | undefined): { record: VelocityRecord
       const [e, next] = readEvent(raw, at)
       applyEvent(record, e)
       at = next
-    } else if (format === COUNTERS || format === WITH_LINKS) {
+    } else if (parts === 0 && (format === COUNTERS || format === WITH_LINKS)) {
       const [read, next] = readRecord(raw, at)
-      if (parts === 0) Object.assign(record, read)
-      else addRecord(record, read)
+      Object.assign(record, read)
       at = next
     } else {
-      throw new Error(`velocity record of an unknown format ${format}`)
+      throw new Error(`velocity record of an unknown format ${format}${parts > 0 ? ' after what was put' : ''}`)
     }
   }
   return { record, parts }
