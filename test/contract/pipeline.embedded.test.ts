@@ -80,9 +80,9 @@ describe("another instance's decisions, on the embedded log", () => {
     let seq = 10
     const materialize = async (createdMs: number, geo = made.request.geo) => {
       const other = { ...made, request: { ...made.request, geo }, trace_id: `trace_device_${seq}`, origin_id: 'org_other', origin_seq: seq, created_ms: createdMs }
-      const before = app.materializer.processed
       await app.log.append(app.decisionsTopic, [{ key: `${other.tenant_id}:${other.trace_id}`, value: Buffer.from(encodeEvent(other)), headers: { origin: 'org_other', seq: String(seq++), trace_id: other.trace_id } }])
-      await eventually(() => app.materializer.processed > before || undefined, 10000, "the other origin's decision materialized")
+      // Its transaction is written in the same atomic write as what it changes: once stored, the rest is too.
+      await eventually(async () => await app.state.get(transactionKey(scopeOf(other), other.trace_id)), 10000, "the other origin's decision materialized")
     }
     const london = { lat: 51.5, lon: -0.12 }
     const rome = { lat: 41.9, lon: 12.5 }

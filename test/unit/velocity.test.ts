@@ -236,7 +236,8 @@ describe('materialized increments (another instance\'s decisions)', () => {
     const materialized = await openWith({ flushIntervalMs: 0, random: NEVER_FOLD })
     for (let i = 0; i < 120; i++) {
       await record(scored.state, scored.store, T0 - (i % 50) * MIN, event(i))
-      // user a's and b's records are read (cached) from the 40th event on; c's and d's never are.
+      // Up to the 40th event every increment is merged unread; the snapshot then reads (caches) the users' records,
+      // so later ones are merged into records the cache holds too.
       if (i === 40) await snapshot(materialized.store).then(() => undefined)
       await count(materialized.state, materialized.store, T0 - (i % 50) * MIN, event(i))
     }
@@ -305,6 +306,24 @@ describe('materialized increments (another instance\'s decisions)', () => {
     expect(longest).toBeLessThanOrEqual(64) // 24 with this seed; merging always would reach 600
     expect((await features(store, T0)).user_count_1h).toBe(600)
     await state.close()
+  })
+
+  it('takes back the increments of a batch that never reached the store (another of its decisions failed first)', async () => {
+    const { state, store, dir } = await openWith({ flushIntervalMs: 0, random: NEVER_FOLD })
+    expect((await features(store, T0)).user_count_1h).toBe(0) // the cache holds u's record; w's it does not
+    const views = [base, { ...base, user_id: 'w' }].map(request => store.countView(scope, request, T0, MODEL_NEEDS))
+    for (const view of views) view.incrementOps() // handed over, never committed: the batch failed before
+    for (const view of views) view.release()
+    expect((await features(store, T0)).user_count_1h).toBe(0)
+    expect((await features(store, T0, { ...base, user_id: 'w' })).user_count_1h).toBe(0)
+    await count(state, store, T0, { ...base, user_id: 'w' }) // and later writes do not carry them
+    await store.flush()
+    await state.close()
+    const reopened = await openStateDb(dir)
+    const again = await VelocityStore.open(reopened)
+    expect((await features(again, T0)).user_count_1h).toBe(0)
+    expect((await features(again, T0, { ...base, user_id: 'w' })).user_count_1h).toBe(1)
+    await reopened.close()
   })
 
   it('merges into a record it holds too, and writes it whole after 16 merges', async () => {

@@ -114,6 +114,7 @@ export class VelocityView {
 
   /** Call once the batch holding incrementOps() is durable, or failed (then its increments are taken back). */
   release (): void {
+    for (const m of this.merges) this.cache.abandon(m)
     if (this.journalOp !== undefined && this.cache.inflight(this.journalOp)) this.revert()
     else if (this.merges.some(m => m.state === 'failed')) this.revert()
     if (this.records !== undefined) this.cache.unpin(this.records)

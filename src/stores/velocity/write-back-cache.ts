@@ -161,14 +161,25 @@ export class WriteBackCache implements CommitHook {
   private settleMerges (ops: readonly WriteOp[], written: boolean): void {
     for (const op of ops) {
       const m = this.merges.get(op)
-      if (m === undefined) continue
-      this.merges.delete(op)
-      const of = this.mergesOf.get(m.id)!
-      of.splice(of.indexOf(m), 1)
-      if (of.length === 0) this.mergesOf.delete(m.id)
-      m.state = written ? 'written' : 'failed'
-      if (!written) for (const fn of m.undo.reverse()) fn()
+      if (m !== undefined) this.settle(m, written)
     }
+  }
+
+  /**
+   * A merge still pending once its caller is done never reached the committer (making the batch's other ops
+   * failed): taken back from the reads that added it, as a failed write's.
+   */
+  abandon (m: Merge): void {
+    if (m.state === 'pending') this.settle(m, false)
+  }
+
+  private settle (m: Merge, written: boolean): void {
+    this.merges.delete(m.op)
+    const of = this.mergesOf.get(m.id)!
+    of.splice(of.indexOf(m), 1)
+    if (of.length === 0) this.mergesOf.delete(m.id)
+    m.state = written ? 'written' : 'failed'
+    if (!written) for (const fn of m.undo.reverse()) fn()
   }
 
   /** Unpins records `load` returned. */
