@@ -216,6 +216,13 @@ describe('materialized increments (another instance\'s decisions)', () => {
     return { state, store: new VelocityStore(state, options), dir }
   }
 
+  /** Closes the store and opens it again as a restart does (the journal applied again). */
+  async function reopen (state: StateDb, dir: string) {
+    await state.close()
+    const reopened = await openStateDb(dir)
+    return { state: reopened, store: await VelocityStore.open(reopened) }
+  }
+
   async function count (state: StateDb, store: VelocityStore, at: number, request: ScoreRequest = base) {
     const view = store.countView(scope, request, at, MODEL_NEEDS)
     await state.committer.commit(view.incrementOps())
@@ -244,10 +251,9 @@ describe('materialized increments (another instance\'s decisions)', () => {
     const expected = await snapshot(scored.store)
     expect(expected[0]!.user_count_1h).toBe(30)
     expect(await snapshot(materialized.store)).toEqual(expected)
-    await materialized.state.close()
-    const reopened = await openStateDb(materialized.dir)
-    expect(await snapshot(await VelocityStore.open(reopened))).toEqual(expected)
-    await Promise.all([reopened.close(), scored.state.close()])
+    const reopened = await reopen(materialized.state, materialized.dir)
+    expect(await snapshot(reopened.store)).toEqual(expected)
+    await Promise.all([reopened.state.close(), scored.state.close()])
   })
 
   it('reads nothing to count an event whose records it does not hold: one small merge per record it changes', async () => {
@@ -318,12 +324,10 @@ describe('materialized increments (another instance\'s decisions)', () => {
     expect((await features(store, T0, { ...base, user_id: 'w' })).user_count_1h).toBe(0)
     await count(state, store, T0, { ...base, user_id: 'w' }) // and later writes do not carry them
     await store.flush()
-    await state.close()
-    const reopened = await openStateDb(dir)
-    const again = await VelocityStore.open(reopened)
-    expect((await features(again, T0)).user_count_1h).toBe(0)
-    expect((await features(again, T0, { ...base, user_id: 'w' })).user_count_1h).toBe(1)
-    await reopened.close()
+    const again = await reopen(state, dir)
+    expect((await features(again.store, T0)).user_count_1h).toBe(0)
+    expect((await features(again.store, T0, { ...base, user_id: 'w' })).user_count_1h).toBe(1)
+    await again.state.close()
   })
 
   it('merges into a record it holds too, and writes it whole after 16 merges', async () => {
@@ -365,12 +369,10 @@ describe('materialized increments (another instance\'s decisions)', () => {
     await landed
     landing.release()
     await store.flush() // the record read is written whole, after the merge it holds: counted once
-    await state.close()
-    const reopened = await openStateDb(dir)
-    const again = await VelocityStore.open(reopened)
-    expect((await features(again, T0)).user_count_1h).toBe(0)
-    expect((await features(again, T0, { ...base, user_id: 'v' })).user_count_1h).toBe(1)
-    await reopened.close()
+    const again = await reopen(state, dir)
+    expect((await features(again.store, T0)).user_count_1h).toBe(0)
+    expect((await features(again.store, T0, { ...base, user_id: 'v' })).user_count_1h).toBe(1)
+    await again.state.close()
   })
 })
 
