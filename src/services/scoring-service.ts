@@ -10,7 +10,7 @@ import { extractFeatures, ruleSignals, type FeatureInputs } from '../domain/feat
 import type { ModelRegistry } from '../stream/views/model-registry.js'
 import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
 import { caseGateId } from '../stores/cases.js'
-import { decisionRecordOps } from '../stores/decision-ops.js'
+import { decisionRecordOps, knownBefore } from '../stores/decision-ops.js'
 import { transactionKey } from '../stores/transactions.js'
 import { deviceSeenKey } from '../stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
@@ -183,7 +183,7 @@ export class ScoringService {
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
     const encoded = encodeEvent(record)
     // The outbox entry refers to the transaction record: its bytes are written once.
-    return { decision, record, ops: [...decisionRecordOps(record, { device: features.device_known === 1, laterLocation: false }, encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
+    return { decision, record, ops: [...decisionRecordOps(record, knownBefore(inputs.deviceFirstSeenMs, inputs.lastLocation, nowMs), encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
 
   /** The counterfactual, or null when none would approve or when the rule budget ran out while searching. */

@@ -4,6 +4,7 @@ import { lastLocationOps } from './last-location.js'
 import { putTransactionOp } from './transactions.js'
 import { scopeOf } from '../domain/scope.js'
 import type { DecisionSubject } from '../domain/records/decisions.js'
+import type { LastLocation } from '../domain/features/extract.js'
 
 /** What the store knows already that a decision must not replace. */
 export interface KnownBefore {
@@ -11,6 +12,18 @@ export interface KnownBefore {
   device: boolean
   /** A position of the user from after the decision's time. */
   laterLocation: boolean
+}
+
+/**
+ * What the stored device first-seen time and last position say of a decision made at `eventTimeMs`. Decisions
+ * reach a store in no particular order of time (backdated requests, other instances' decisions), so the
+ * earliest first-seen time and the latest position are kept, on the request path as in the materializer.
+ */
+export function knownBefore (deviceFirstSeenMs: number | undefined, lastLocation: LastLocation | undefined, eventTimeMs: number): KnownBefore {
+  return {
+    device: deviceFirstSeenMs !== undefined && deviceFirstSeenMs <= eventTimeMs,
+    laterLocation: lastLocation !== undefined && lastLocation.at_ms > eventTimeMs
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DecisionCodec } from './decision-codec.js'
-import { decisionRecordOps, type KnownBefore } from '../stores/decision-ops.js'
+import { decisionRecordOps, knownBefore, type KnownBefore } from '../stores/decision-ops.js'
 import { scopeOf } from '../domain/scope.js'
 import { transactionKey } from '../stores/transactions.js'
 import { labelKey } from '../stores/labels.js'
@@ -53,7 +53,7 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
     dedupe: ({ subject }) => transactionKey(scopeOf(subject), subject.trace_id),
     async process ({ subject: record, encoded }, _consumed, { writes }) {
       const scope = scopeOf(record)
-      writes.apply(decisionRecordOps(record, await knownBefore(writes, record), encoded))
+      writes.apply(decisionRecordOps(record, await storedKnownBefore(writes, record), encoded))
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.
@@ -67,20 +67,14 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
   }
 }
 
-/**
- * What this instance knows already that the decision must not replace: decisions arrive here in no particular
- * order of time, so a device's first-seen time and a user's last position keep the earliest and the latest.
- */
-async function knownBefore (writes: BatchWrites, record: DecisionSubject): Promise<KnownBefore> {
+/** What this instance knows already that the decision must not replace (decision-ops.ts, knownBefore). */
+async function storedKnownBefore (writes: BatchWrites, record: DecisionSubject): Promise<KnownBefore> {
   const scope = scopeOf(record)
   const deviceKey = deviceSeenKey(scope, record.request)
   const locationKey = geoFacts(record.request.geo).point === undefined ? undefined : lastLocationKey(scope, record.request)
   const seen = deviceKey === undefined ? undefined : await writes.get(deviceKey)
   const last = parseLastLocation(locationKey === undefined ? undefined : await writes.get(locationKey))
-  return {
-    device: seen !== undefined && Number(seen.toString()) <= record.created_ms,
-    laterLocation: last !== undefined && last.at_ms > record.created_ms
-  }
+  return knownBefore(seen === undefined ? undefined : Number(seen.toString()), last, record.created_ms)
 }
 
 /** A fraud label that reached this instance before its transaction: counted now (label-counters.ts). */

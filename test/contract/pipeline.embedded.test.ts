@@ -92,5 +92,12 @@ describe("another instance's decisions, on the embedded log", () => {
     await materialize(made.created_ms - 3_600_000, rome)
     expect(await firstSeen()).toBe(made.created_ms - 3_600_000)
     expect(await lastPosition()).toEqual({ point: london, at_ms: made.created_ms + 86_400_000 })
+    // The request path keeps them too: a backdated request moves the first sight earlier, not the position back.
+    const backdated = Math.floor(made.created_ms / 1000) - 7_200
+    const madrid = { lat: 40.4, lon: -3.7 }
+    const late = await app.server.inject({ method: 'POST', url: '/v1/score', headers: auth(), payload: { event: 'payment', amount: 12, user_id: 'u-dev', device_id: 'd-dev', geo: madrid, event_time: backdated } })
+    expect(late.statusCode).toBe(200)
+    expect(await firstSeen()).toBe(backdated * 1000)
+    expect(await lastPosition()).toEqual({ point: london, at_ms: made.created_ms + 86_400_000 })
   })
 })

@@ -16,6 +16,8 @@ describe('Stage 2 features (pure)', () => {
     const f = extractFeatures({ event: 'payment', user_id: 'u', device_id: 'd' }, inputs({ deviceFirstSeenMs: NOW - 3 * DAY }))
     expect(f).toMatchObject({ device_present: 1, device_known: 1, device_age_days: 3 })
     expect(extractFeatures({ event: 'payment', user_id: 'u', device_id: 'd' }, inputs())).toMatchObject({ device_known: 0 })
+    // A backdated event: the device first seen after it was new then.
+    expect(extractFeatures({ event: 'payment', user_id: 'u', device_id: 'd' }, inputs({ deviceFirstSeenMs: NOW + DAY }))).toMatchObject({ device_known: 0, device_age_days: 0 })
   })
 
   it('identity: email domain, disposable and free mail, account age from custom keys', () => {
@@ -54,6 +56,9 @@ describe('Stage 2 features (pure)', () => {
     const newYork = { lat: 40.71, lon: -74.0 }
     expect(travelSpeedKmh({ point: paris, at_ms: NOW - 3_600_000 }, newYork, NOW)).toBeGreaterThan(5000)
     expect(travelSpeedKmh({ point: paris, at_ms: NOW - 2 * DAY }, newYork, NOW)).toBeLessThan(200)
+    // a backdated event two days before its user's last position: travel between them, in either order of time
+    expect(travelSpeedKmh({ point: paris, at_ms: NOW + 2 * DAY }, newYork, NOW)).toBeLessThan(200)
+    expect(travelSpeedKmh({ point: paris, at_ms: NOW + 3_600_000 }, newYork, NOW)).toBeGreaterThan(5000)
     const f = extractFeatures({ event: 'login', user_id: 'u', geo: { country: 'US', lat: newYork.lat, lon: newYork.lon } },
       inputs({ lastLocation: { point: paris, at_ms: NOW - 3_600_000 }, countrySeenBefore: true, velocity: { user_distinct_country_30d: 1 } }))
     expect(f).toMatchObject({ impossible_travel: 1, consistent_geo: 1, geo_mismatch: 0 })

@@ -82,6 +82,8 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
   const newTo = (value: unknown, lastSeenMs: number | undefined) => seen !== undefined && value !== undefined && lastSeenMs === undefined ? known : 0
   const shape = emailShape(request.email)
 
+  // Known at the event's time: a backdated event's device first seen after it was new then.
+  const deviceKnown = inputs.deviceFirstSeenMs !== undefined && inputs.deviceFirstSeenMs <= nowMs
   // One literal (one object shape), added to the velocity features after them.
   const extracted = {
     amount,
@@ -90,8 +92,8 @@ export function extractFeatures (request: ScoreRequest, inputs: FeatureInputs): 
     weekend: at.getUTCDay() === 0 || at.getUTCDay() === 6 ? 1 : 0,
     user_present: request.user_id === undefined ? 0 : 1,
     device_present: request.device_id === undefined ? 0 : 1,
-    device_known: inputs.deviceFirstSeenMs === undefined ? 0 : 1,
-    device_age_days: inputs.deviceFirstSeenMs === undefined ? 0 : Math.max(0, (nowMs - inputs.deviceFirstSeenMs) / DAY_MS),
+    device_known: deviceKnown ? 1 : 0,
+    device_age_days: deviceKnown ? (nowMs - inputs.deviceFirstSeenMs!) / DAY_MS : 0,
     email_present: domain === undefined ? 0 : 1,
     email_disposable: domain !== undefined && isDisposableDomain(domain) ? 1 : 0,
     email_free: domain !== undefined && isFreeMailDomain(domain) ? 1 : 0,

@@ -42,6 +42,7 @@ export function travelSpeedKmh (last: { point: GeoPoint, at_ms: number } | undef
   if (last === undefined || point === undefined) return 0
   const km = distanceKm(last.point, point)
   if (km < MIN_DISTANCE_KM) return 0
-  const hours = Math.max(nowMs - last.at_ms, 60_000) / 3_600_000
+  // Either order of time: a backdated event's last known position may be later than the event.
+  const hours = Math.max(Math.abs(nowMs - last.at_ms), 60_000) / 3_600_000
   return km / hours
 }
