@@ -12,7 +12,7 @@ import type { ActiveRuleset, RulesetSource } from '../stream/control-plane.js'
 import { caseGateId } from '../stores/cases.js'
 import { decisionRecordOps, knownBefore } from '../stores/decision-ops.js'
 import { transactionKey } from '../stores/transactions.js'
-import { deviceSeenKey } from '../stores/device-history.js'
+import { decodeFirstSeen, deviceSeenKey } from '../stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
 import type { Outbox } from '../stores/outbox.js'
 import type { PresentKeys } from '../stores/present-keys.js'
@@ -129,7 +129,7 @@ export class ScoringService {
     try {
       const inputs: FeatureInputs = {
         velocity: velocity.features(),
-        deviceFirstSeenMs: at(seen) === undefined ? undefined : Number(at(seen)!.toString()),
+        deviceFirstSeenMs: at(seen) === undefined ? undefined : decodeFirstSeen(at(seen)!),
         countrySeenBefore: velocity.lastLinked('user', 'country') !== undefined,
         lastSeenWithUser: { ip: velocity.lastLinked('user', 'ip'), card: velocity.lastLinked('user', 'card'), merchant: velocity.lastLinked('user', 'merchant') },
         lastLocation: parseLastLocation(at(location)),
@@ -183,7 +183,7 @@ export class ScoringService {
     decision.latency_ms = Math.round(performance.now() - call.startedAt)
     const encoded = encodeEvent(record)
     // The outbox entry refers to the transaction record: its bytes are written once.
-    return { decision, record, ops: [...decisionRecordOps(record, knownBefore(inputs.deviceFirstSeenMs, inputs.lastLocation, nowMs), encoded), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
+    return { decision, record, ops: [...decisionRecordOps(record, encoded, knownBefore(inputs.deviceFirstSeenMs, inputs.lastLocation, nowMs)), ...this.outbox.appendReferenceOps(seq, transactionKey(scope, call.traceId))] }
   }
 
   /** The counterfactual, or null when none would approve or when the rule budget ran out while searching. */

@@ -6,7 +6,7 @@ import { scopeOf } from '../domain/scope.js'
 import type { DecisionSubject } from '../domain/records/decisions.js'
 import type { LastLocation } from '../domain/features/extract.js'
 
-/** What the store knows already that a decision must not replace. */
+/** What the store holds already that makes a decision's write of it useless (the merge would keep the old). */
 export interface KnownBefore {
   /** The decision's (user, device) pair, seen at its time or earlier. */
   device: boolean
@@ -14,11 +14,7 @@ export interface KnownBefore {
   laterLocation: boolean
 }
 
-/**
- * What the stored device first-seen time and last position say of a decision made at `eventTimeMs`. Decisions
- * reach a store in no particular order of time (backdated requests, other instances' decisions), so the
- * earliest first-seen time and the latest position are kept, on the request path as in the materializer.
- */
+/** What a stored device first-seen time and last position make useless to write for a decision at `eventTimeMs`. */
 export function knownBefore (deviceFirstSeenMs: number | undefined, lastLocation: LastLocation | undefined, eventTimeMs: number): KnownBefore {
   return {
     device: deviceFirstSeenMs !== undefined && deviceFirstSeenMs <= eventTimeMs,
@@ -26,13 +22,17 @@ export function knownBefore (deviceFirstSeenMs: number | undefined, lastLocation
   }
 }
 
+const NOTHING_KNOWN: KnownBefore = { device: false, laterLocation: false }
+
 /**
  * Local state a decision changes besides velocity: its transaction record, the device history and the user's
- * last position.
- * Used on the request path and by the materializer applying other instances' decisions (which come in no
- * particular order of time). `encoded`: the record's Protobuf bytes.
+ * last position. Used on the request path and by the materializer applying other instances' decisions, which
+ * come in no particular order of time: the first sight and the position are merged (the column keeps the
+ * earliest sight and the latest position, device-history.ts and last-location.ts), so no order of writes, and
+ * no write between a read and a write, changes what stays. `known` (what the caller read) only spares writes
+ * that would change nothing. `encoded`: the record's Protobuf bytes.
  */
-export function decisionRecordOps (record: DecisionSubject, known: KnownBefore, encoded: Uint8Array): WriteOp[] {
+export function decisionRecordOps (record: DecisionSubject, encoded: Uint8Array, known: KnownBefore = NOTHING_KNOWN): WriteOp[] {
   const scope = scopeOf(record)
   const ops = [putTransactionOp(record, encoded), ...(known.laterLocation ? [] : lastLocationOps(scope, record.request, record.created_ms))]
   const seenKey = deviceSeenKey(scope, record.request)

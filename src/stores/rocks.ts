@@ -3,7 +3,7 @@ import { StorageUnavailable } from './storage-fault.js'
 
 /**
  * One write in a batch; `column` is a column family handle from `db.columns` (default column when absent). A
- * merge adds its value to what the key holds, by the column's merge operator (ColumnOptions.appends).
+ * merge adds its value to what the key holds, by the column's merge operator (ColumnOptions.merge).
  */
 export type WriteOp =
   | { type: 'put'; key: Buffer; value: Buffer; column?: unknown }
@@ -23,14 +23,16 @@ export interface ColumnOptions {
   cacheMb: number
   dictionary: boolean
   /**
-   * Merges append: a read returns the value put last followed by every value merged since, end to end, with no
-   * separator (RocksDB's string-append operator, the variant that joins all operands in one pass), so a value
-   * format that knows its own length reads them one after the other.
+   * What a merge does (a column without one refuses merges; keys never merged are not affected by it):
+   * - `append`: a read returns the value put last followed by every value merged since, end to end, with no
+   *   separator (RocksDB's string-append operator, the variant that joins all operands in one pass), so a value
+   *   format that knows its own length reads them one after the other;
+   * - `max`: a read returns the greatest of the values put and merged, in byte order (RocksDB's max operator).
    */
-  appends?: boolean
+  merge?: 'append' | 'max'
 }
 
-const APPEND = '{id=StringAppendTESTOperator;delimiter=}'
+const MERGE_OPERATORS = { append: '{id=StringAppendTESTOperator;delimiter=}', max: 'max' }
 
 const columnSettings = (o: ColumnOptions) => ({
   compaction: 'level',
@@ -38,7 +40,7 @@ const columnSettings = (o: ColumnOptions) => ({
   cacheSize: o.cacheMb << 20,
   optimize: 'point-lookup',
   compression: o.dictionary,
-  ...(o.appends === true ? { mergeOperator: APPEND } : {})
+  ...(o.merge === undefined ? {} : { mergeOperator: MERGE_OPERATORS[o.merge] })
 })
 
 /**

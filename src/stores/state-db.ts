@@ -1,6 +1,7 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { GroupCommitter, openRocks } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
+import { upgradeLatestValues } from './latest-upgrade.js'
 import { StorageHealth, type StorageHealthOptions } from './storage-health.js'
 
 /** The local state store of one instance: RocksDB at <dataDir>/state with a column for velocity records. */
@@ -26,7 +27,8 @@ export async function openStateDb (location: string, options: StorageHealthOptio
   // RSS than 8 MB ones for 5 % more throughput. No compression dictionary: velocity records are
   // rewritten on every flush, and training a dictionary for each file compaction rewrites was a third of the
   // compaction threads' CPU after 1,000,000 decisions; the state's files take twice the disk without.
-  const db = await openRocks(location, { memtableMb: 32, cacheMb: 8, dictionary: false }, { velocity: { memtableMb: 16, cacheMb: 8, dictionary: false, appends: true } })
+  // The default column keeps the greatest value merged into a key: first sights and last positions (decision-ops.ts).
+  const db = await openRocks(location, { memtableMb: 32, cacheMb: 8, dictionary: false, merge: 'max' }, { velocity: { memtableMb: 16, cacheMb: 8, dictionary: false, merge: 'append' } })
   const velocity = (db.columns as Record<string, unknown>).velocity
   // Point reads run synchronously: from the memtable or block cache a multi-get takes ~10 us, while the
   // thread-pool round trip of the async variant costs ~200 us per call (measured: docs/benchmarks.md).
@@ -36,7 +38,7 @@ export async function openStateDb (location: string, options: StorageHealthOptio
   const getMany = async (keys: Buffer[], column?: unknown) => getManySync(keys, column)
   const storage = new StorageHealth(options)
   storage.watch('state', db, STORAGE_PROBE_KEY)
-  return {
+  const state: StateDb = {
     db,
     velocity,
     committer: new GroupCommitter(db),
@@ -49,4 +51,6 @@ export async function openStateDb (location: string, options: StorageHealthOptio
       await db.close()
     }
   }
+  await upgradeLatestValues(state)
+  return state
 }

@@ -1,11 +1,8 @@
 import type { DecisionCodec } from './decision-codec.js'
-import { decisionRecordOps, knownBefore, type KnownBefore } from '../stores/decision-ops.js'
+import { decisionRecordOps } from '../stores/decision-ops.js'
 import { scopeOf } from '../domain/scope.js'
 import { transactionKey } from '../stores/transactions.js'
 import { labelKey } from '../stores/labels.js'
-import { deviceSeenKey } from '../stores/device-history.js'
-import { lastLocationKey, parseLastLocation } from '../stores/last-location.js'
-import { geoFacts } from '../domain/features/geo.js'
 import { countFraud, shouldCount, type FraudCount, type StoredLabel } from '../stores/label-counters.js'
 import type { VelocityStore } from '../stores/velocity/index.js'
 import type { BatchWrites } from './batch-writes.js'
@@ -53,7 +50,11 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
     dedupe: ({ subject }) => transactionKey(scopeOf(subject), subject.trace_id),
     async process ({ subject: record, encoded }, _consumed, { writes }) {
       const scope = scopeOf(record)
-      writes.apply(decisionRecordOps(record, await storedKnownBefore(writes, record), encoded))
+      // The first sight and the position are merges (decision-ops.ts): written with the batch, not read in it.
+      const ops = decisionRecordOps(record, encoded)
+      writes.apply(ops.filter(op => op.type !== 'merge'))
+      const merges = ops.filter(op => op.type === 'merge')
+      if (merges.length > 0) writes.append(() => merges)
       const { compiled } = await deps.rulesets.activeRuleset(scope)
       // Increments join the batch when it is handed to the committer, in the order they hit the cache; the
       // records are released once it is settled, whatever happens after they were pinned.
@@ -65,16 +66,6 @@ export function decisionsView (deps: DecisionsViewDeps): Processor<Recorded> {
       writes.put(labelKey(scope, record.trace_id), Buffer.from(JSON.stringify({ ...labelled.label, counted: true })))
     }
   }
-}
-
-/** What this instance knows already that the decision must not replace (decision-ops.ts, knownBefore). */
-async function storedKnownBefore (writes: BatchWrites, record: DecisionSubject): Promise<KnownBefore> {
-  const scope = scopeOf(record)
-  const deviceKey = deviceSeenKey(scope, record.request)
-  const locationKey = geoFacts(record.request.geo).point === undefined ? undefined : lastLocationKey(scope, record.request)
-  const seen = deviceKey === undefined ? undefined : await writes.get(deviceKey)
-  const last = parseLastLocation(locationKey === undefined ? undefined : await writes.get(locationKey))
-  return knownBefore(seen === undefined ? undefined : Number(seen.toString()), last, record.created_ms)
 }
 
 /** A fraud label that reached this instance before its transaction: counted now (label-counters.ts). */

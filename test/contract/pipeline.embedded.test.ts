@@ -6,7 +6,7 @@ import { plainProtobufCodec, type DecisionCodec } from '../../src/stream/decisio
 import { encodeEvent } from '../../src/domain/records/decisions.js'
 import { transactionKey } from '../../src/stores/transactions.js'
 import { scopeOf } from '../../src/domain/scope.js'
-import { deviceSeenKey } from '../../src/stores/device-history.js'
+import { decodeFirstSeen, deviceSeenKey } from '../../src/stores/device-history.js'
 import { lastLocationKey, parseLastLocation } from '../../src/stores/last-location.js'
 
 let app: App
@@ -73,7 +73,7 @@ describe("another instance's decisions, on the embedded log", () => {
     await eventually(() => app.relay.pending === 0 || undefined, 10000, 'outbox drained')
     const made = (await readDecisionStream(app.log, app.decisionsTopic, 'test-reader-device', [own])).byTrace.get(own)!
     const key = deviceSeenKey(scopeOf(made), made.request)!
-    const firstSeen = async () => Number((await app.state.get(key))!.toString())
+    const firstSeen = async () => decodeFirstSeen((await app.state.get(key))!)
     const lastPosition = async () => parseLastLocation(await app.state.get(lastLocationKey(scopeOf(made), made.request)!))
     expect(await firstSeen()).toBe(made.created_ms)
     expect(await lastPosition()).toEqual({ point: { lat: 48.85, lon: 2.35 }, at_ms: made.created_ms })
