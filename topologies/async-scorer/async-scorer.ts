@@ -8,7 +8,7 @@ import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 import { stableEventId, type ServiceEvent, eventRecord } from '../../src/domain/records/events.js'
 import { byTenant, sourceTopic } from '../../src/stream/repartition.js'
 import { LRUCache } from 'lru-cache'
-import { keepMostRecent, type Links } from '../../src/stores/velocity/index.js'
+import { seen, type Links } from '../../src/stores/velocity/index.js'
 import { BatchGraph, identifierId, identifierLink, identifierOfLink, LINK_GRAPH, userId, type GraphNode } from './graph-store.js'
 
 /** Links older than this (event time) are forgotten; each node keeps its most recent LINKS_KEPT links. */
@@ -91,9 +91,8 @@ class GraphSlice implements LinkGraph {
     if (user === undefined) return
     const put = async (id: string, member: string) => {
       const node = await this.graph.node(this.writes, id)
-      node.links.set(member, Math.max(node.links.get(member) ?? 0, atMs))
+      seen(node.links, member, atMs, LINKS_KEPT)
       node.changed = true
-      keepMostRecent(node.links, LINKS_KEPT)
     }
     for (const kind of LINK_KINDS) {
       const value = dimensionValue(request, kind)

@@ -25,4 +25,4 @@
 export { VelocityStore } from './store.js'
 export type { VelocityOptions } from './write-back-cache.js'
 export { VelocityView } from './view.js'
-export { decodeLinks, encodeLinks, keepMostRecent, type Links } from './links.js'
+export { decodeLinks, encodeLinks, seen, type Links } from './links.js'

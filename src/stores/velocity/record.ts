@@ -1,5 +1,5 @@
 import { addAt, firstsInReach, readSlots, RESOLUTIONS, slotsSize, subtractAt, unitOf, writeSlots, type Slots } from './slots.js'
-import { keepMostRecent, linksSize, readLinks, writeLinks, type Links } from './links.js'
+import { linksSize, readLinks, seen, takeBack, writeLinks, type Links } from './links.js'
 
 /**
  * Everything velocity keeps about one dimension value (index.ts): its counters and, per other dimension
@@ -79,12 +79,10 @@ export function link (record: VelocityRecord, of: string, other: string, seenMs:
   let links = sets.get(of)
   if (links === undefined) sets.set(of, links = new Map())
   const before = links.get(other)
-  const seen = Math.max(before ?? 0, seenMs)
-  links.set(other, seen)
+  seen(links, other, seenMs, LINKS_KEPT)
+  const at = links.get(other)
   undo?.push(() => {
-    if (links.get(other) !== seen) return // a later event saw the pair since: keep its time
-    if (before === undefined) links.delete(other)
-    else links.set(other, before)
+    if (links.get(other) !== at) return // a later event saw the pair since (or it went): keep that
+    takeBack(links, other, before)
   })
-  keepMostRecent(links, LINKS_KEPT)
 }
