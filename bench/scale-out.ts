@@ -33,10 +33,14 @@ const admin = new Kafka({ clientId: 'bench-scale-out', brokers: brokers.split(',
 await admin.connect()
 const topicSize = async () => (await admin.fetchTopicOffsets(`${env.TOPIC_PREFIX}decisions`)).reduce((n, p) => n + Number(p.offset), 0)
 let onTopic = -1
+const recorded = decisions - failed * BATCH_SIZE
+const waitUntil = Date.now() + 120_000
 while (true) {
   const pending = (await health(a.url)).outbox_pending
   const size = await topicSize()
-  if (pending === 0 && size === onTopic) break
+  // At least every batch decision: runs counted the topic thousands short with the outbox reported empty.
+  if (pending === 0 && size === onTopic && size >= recorded) break
+  if (Date.now() > waitUntil) throw new Error(`${size} records on the decisions topic after 2 minutes, ${recorded} batch decisions recorded, outbox pending ${pending}`)
   onTopic = size
   await sleep(500)
 }

@@ -52,11 +52,12 @@ describe('distinct-count records', () => {
       for (let step = 0; step < 5_000; step++) {
         const value = `v${Math.floor(random() * max * 3)}`
         const r = random()
-        // mostly later sights, some backdated (below the oldest kept), some undone
-        const at = r < 0.7 ? (clock += Math.floor(random() * 5)) : clock - Math.floor(random() * 2_000)
+        // mostly later sights, some backdated (below the oldest kept), some undone; no two times equal (among
+        // equal times which one goes is the map's order, which differs between instances anyway)
+        const at = r < 0.7 ? (clock += 1 + Math.floor(random() * 5)) : clock - Math.floor(random() * 2_000) - (step + 1) / 10_000
         if (r > 0.97 && fast.has(value)) {
           // an undo puts back the time before (far older) or removes a value first seen by the undone event
-          const before = r > 0.985 ? undefined : fast.get(value)! - 3_000
+          const before = r > 0.985 ? undefined : fast.get(value)! - 3_000 - (step + 1) / 100_000
           takeBack(fast, value, before)
           if (before === undefined) scanned.delete(value)
           else scanned.set(value, before)

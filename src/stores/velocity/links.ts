@@ -66,7 +66,7 @@ export function seen (links: Links, value: string, seenMs: number, max: number):
   const at = Math.max(links.get(value) ?? 0, seenMs)
   links.set(value, at)
   const q = oldestFirst.get(links)
-  if (q !== undefined && at < q.bound) oldestFirst.delete(links)
+  if (q !== undefined && at < q.bound) keepAmongOldest(links, q, value, at)
   if (links.size > max) links.delete(oldest(links))
 }
 
@@ -80,13 +80,27 @@ export function takeBack (links: Links, value: string, before: number | undefine
 /**
  * The OLDEST_KEPT oldest values of a links map when it was last scanned, oldest first (values of one time in
  * the map's order), and `bound`: every value not among them was seen at `bound` or later. A value of this list
- * seen again since is later than `bound` (`seen` forgets the list otherwise), so it is passed over. A hot
- * value's links are full and evict one value for each new one: a scan of all of them each time was 7 % of a
+ * seen again since no longer matches its time here and is passed over (a later place holds it if it is still
+ * below `bound`). A hot value's links are full and evict one value for each new one: a scan of all of them each time was 7 % of a
  * materialized decision's CPU (CPU profile of bench:scale-out's catch-up); one scan now serves OLDEST_KEPT.
  */
 interface Oldest { values: string[], times: number[], next: number, bound: number }
 const OLDEST_KEPT = 32
 const oldestFirst = new WeakMap<Links, Oldest>()
+
+/**
+ * A sight below the list's bound (a late event, or an update of a value in the list) joins the list in time
+ * order; the value's earlier place in it, if any, no longer matches its time and is passed over. A list grown
+ * past 4 x OLDEST_KEPT that way is dropped, scanned again at the next eviction.
+ */
+function keepAmongOldest (links: Links, q: Oldest, value: string, time: number): void {
+  if (q.values.length - q.next >= 4 * OLDEST_KEPT) { oldestFirst.delete(links); return }
+  let lo = q.next
+  let hi = q.times.length
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (q.times[mid]! <= time) lo = mid + 1; else hi = mid }
+  q.values.splice(lo, 0, value)
+  q.times.splice(lo, 0, time)
+}
 
 function oldest (links: Links): string {
   let q = oldestFirst.get(links)
