@@ -58,15 +58,17 @@ export function decodeLinks (raw: Buffer | undefined): Links {
 }
 
 /**
- * Records that `value` was seen at `seenMs` (the later of that and what was known) and keeps the `max` most
+ * Records that `value` was seen at `seenMs` (a later time already known stays) and keeps the `max` most
  * recently seen values: links grow by one value at a time, so at most one goes. The one way links change, with
- * takeBack: what it evicts depends only on the values and times it was given, not on their order.
+ * takeBack: what it evicts depends only on the values and times it was given, not on their order (among values
+ * of one time, the map's order decides).
  */
 export function seen (links: Links, value: string, seenMs: number, max: number): void {
-  const at = Math.max(links.get(value) ?? 0, seenMs)
-  links.set(value, at)
+  const before = links.get(value)
+  if (before !== undefined && before >= seenMs) return
+  links.set(value, seenMs)
   const q = oldestFirst.get(links)
-  if (q !== undefined && at < q.bound) keepAmongOldest(links, q, value, at)
+  if (q !== undefined && seenMs < q.bound) keepAmongOldest(links, q, value, seenMs)
   if (links.size > max) links.delete(oldest(links))
 }
 
@@ -81,8 +83,9 @@ export function takeBack (links: Links, value: string, before: number | undefine
  * The OLDEST_KEPT oldest values of a links map when it was last scanned, oldest first (values of one time in
  * the map's order), and `bound`: every value not among them was seen at `bound` or later. A value of this list
  * seen again since no longer matches its time here and is passed over (a later place holds it if it is still
- * below `bound`). A hot value's links are full and evict one value for each new one: a scan of all of them each time was 7 % of a
- * materialized decision's CPU (CPU profile of bench:scale-out's catch-up); one scan now serves OLDEST_KEPT.
+ * below `bound`). A hot value's links are full and evict one value for each new one: a scan of all of them
+ * each time was 7 % of a materialized decision's CPU (CPU profile of bench:scale-out's catch-up); one scan now
+ * serves OLDEST_KEPT.
  */
 interface Oldest { values: string[], times: number[], next: number, bound: number }
 const OLDEST_KEPT = 32
