@@ -54,6 +54,12 @@ const STORE_RETRY_MAX_MS = 1000
  */
 export class OutboxRelay {
   private publishedThrough = 0
+  /**
+   * The lowest sequence notified since the last read, when not above publishedThrough: entries are numbered
+   * when a decision is prepared and written when its request (a batch: all its events) commits, so a batch's
+   * entries can be written after later-numbered ones were read and published. The next read starts below them.
+   */
+  private lateFrom = Infinity
   private wake: (() => void) | undefined
   private signalled = true
   private stopping = false
@@ -99,6 +105,8 @@ export class OutboxRelay {
         if (parent !== undefined) this.traceparents.set(r.origin_seq, parent)
       })
     }
+    if (typeof recorded === 'number') this.lateFrom = 1
+    else for (const r of recorded) if (r.origin_seq <= this.publishedThrough) this.lateFrom = Math.min(this.lateFrom, r.origin_seq)
     this.backlog += typeof recorded === 'number' ? recorded : recorded.length
     this.signalled = true
     this.wake?.()
@@ -155,7 +163,10 @@ export class OutboxRelay {
    */
   private async publishBatch (): Promise<{ removed: number, more: boolean }> {
     this.removePublished()
-    const entries = await this.outbox.read(this.options.maxBatch, this.publishedThrough)
+    // Published entries are removed above, so reading again below publishedThrough publishes nothing twice.
+    const from = Math.min(this.publishedThrough, this.lateFrom - 1)
+    this.lateFrom = Infinity
+    const entries = await this.outbox.read(this.options.maxBatch, from)
     if (entries.length === 0) return { removed: 0, more: false }
     // After a failure the head entry goes alone, until it passes or is dead-lettered.
     const alone = this.head.seq === entries[0]!.seq && this.head.failures > 0
@@ -231,7 +242,7 @@ export class OutboxRelay {
   /** Entries that left through the log: never read again by this process, removed from the outbox now or, when the store refuses, once it writes again. */
   private remove (entries: OutboxEntry[]): void {
     for (const e of entries) { this.recent.delete(e.seq); this.traceparents.delete(e.seq) }
-    this.publishedThrough = entries[entries.length - 1]!.seq
+    this.publishedThrough = Math.max(this.publishedThrough, entries[entries.length - 1]!.seq)
     this.backlog = Math.max(0, this.backlog - entries.length)
     this.unremoved.push(...entries)
     this.removePublished()
