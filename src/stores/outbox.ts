@@ -24,8 +24,9 @@ export class Outbox {
   }
 
   /**
-   * The last sequence is the highest of the last entry still in the outbox and the last one removed (noted
-   * with each removal): entries carry their sequence, so appending writes nothing more than the entry.
+   * The last sequence is the highest of the last entry still in the outbox and the highest handed out when
+   * entries were last removed (noted with each removal): entries carry their sequence, so appending writes
+   * nothing more than the entry.
    */
   static async open (state: StateDb): Promise<Outbox> {
     const raw = await state.get(seqKey)
@@ -67,10 +68,14 @@ export class Outbox {
     return out
   }
 
-  /** Ops that remove published entries (in sequence order) and note the last one's sequence. */
+  /**
+   * Ops that remove published entries and note the highest sequence handed out so far: a batch's entries,
+   * numbered before single requests that committed first, can be removed after those, and a reopened outbox
+   * must not hand out their numbers again.
+   */
   removeOps (entries: readonly OutboxEntry[]): WriteOp[] {
     const ops: WriteOp[] = entries.map(e => ({ type: 'del', key: e.key }))
-    if (entries.length > 0) ops.push({ type: 'put', key: seqKey, value: Buffer.from(String(entries[entries.length - 1]!.seq)) })
+    if (entries.length > 0) ops.push({ type: 'put', key: seqKey, value: Buffer.from(String(this.lastSeq)) })
     return ops
   }
 }

@@ -55,9 +55,9 @@ const STORE_RETRY_MAX_MS = 1000
 export class OutboxRelay {
   private publishedThrough = 0
   /**
-   * The lowest sequence notified since the last read, when not above publishedThrough: entries are numbered
-   * when a decision is prepared and written when its request (a batch: all its events) commits, so a batch's
-   * entries can be written after later-numbered ones were read and published. The next read starts below them.
+   * The lowest sequence notified since the last read began: entries are numbered when a decision is prepared
+   * and written when its request (a batch: all its events) commits, so a batch's entries can be written after
+   * later-numbered ones were read (by a read under way, too) and published. The next read starts below them.
    */
   private lateFrom = Infinity
   private wake: (() => void) | undefined
@@ -106,7 +106,7 @@ export class OutboxRelay {
       })
     }
     if (typeof recorded === 'number') this.lateFrom = 1
-    else for (const r of recorded) if (r.origin_seq <= this.publishedThrough) this.lateFrom = Math.min(this.lateFrom, r.origin_seq)
+    else for (const r of recorded) this.lateFrom = Math.min(this.lateFrom, r.origin_seq)
     this.backlog += typeof recorded === 'number' ? recorded : recorded.length
     this.signalled = true
     this.wake?.()

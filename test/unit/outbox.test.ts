@@ -27,6 +27,17 @@ describe('outbox sequence', () => {
     outbox = await Outbox.open(state)
     // An empty outbox: after the last removed.
     expect(await append(1)).toEqual([6])
+    // Entries written late (a batch numbered before single requests that committed first) are removed last:
+    // the sequence still goes on after the highest ever handed out, never reusing one.
+    const early = [outbox.nextSeq(), outbox.nextSeq()]
+    await append(2)
+    await state.committer.commit(outbox.removeOps(await outbox.read(10)))
+    await state.committer.commit(early.flatMap(seq => outbox.appendOps(seq, Buffer.from([0x0a, 0x01, 0x41]))))
+    await state.committer.commit(outbox.removeOps(await outbox.read(10)))
+    await state.close()
+    state = await openStateDb(dir)
+    outbox = await Outbox.open(state)
+    expect(await append(1)).toEqual([11])
     await state.close()
   })
 })

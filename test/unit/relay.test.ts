@@ -353,6 +353,27 @@ describe('OutboxRelay', () => {
     expect(r.log.calls()).toEqual([[[1], 'ok'], [[2, 3], 'ok']])
   })
 
+  it('publishes entries numbered earlier but written while a read was under way, once that read found later ones', async () => {
+    const r = await rig()
+    // A batch's entries are numbered when prepared and written when the batch commits, after later ones.
+    const early = [r.outbox.nextSeq(), r.outbox.nextSeq()]
+    const written = (seqs: number[]) => {
+      writeBatchSync(r.state.db, seqs.flatMap(seq => r.outbox.appendOps(seq, encodeEvent(transaction(seq)))), false)
+      r.relay.notify(seqs.map(seq => ({ ...transaction(seq), origin_seq: seq })))
+    }
+    written([r.outbox.nextSeq(), r.outbox.nextSeq()])
+    const read = r.outbox.read.bind(r.outbox)
+    let reads = 0
+    vi.spyOn(r.outbox, 'read').mockImplementation(async (max, after) => {
+      const found = await read(max, after)
+      if (reads++ === 0) written(early) // after the first read saw the outbox, before it returns
+      return found
+    })
+    r.relay.start()
+    await waitFor('the outbox to empty', async () => (await read(1000)).length === 0)
+    expect(r.log.calls()).toEqual([[[3, 4], 'ok'], [[1, 2], 'ok']])
+  })
+
   it('stop() publishes what the outbox holds before it returns', async () => {
     const r = await rig()
     r.relay.start()
