@@ -80,6 +80,11 @@ describe.skipIf(brokers === undefined)('async-scorer and feedback with two insta
         const id = await eventually(async () => (await call('POST', '/v1/cases', { trace_id: trace, reason: 'chargeback' })).json().id, 30000, 'case opened')
         expect((await call('POST', `/v1/cases/${id}/disposition`, { outcome: 'fraud', analyst: 'ana' })).statusCode).toBe(200)
       }
+      // The labels reach the trainer by another path than the decisions (the case writer, then the feedback
+      // topic): a label that arrived after its decision matured would be learned a second time, as a correction.
+      await eventually(async () => await onTopic('feedback') === labelled.length || undefined, 60000, 'labels on the topic')
+      await eventually(async () => await lag(admin!, prefix + 'feedback-repartition', prefix + 'feedback') === 0 &&
+        await lag(admin!, prefix + 'feedback-trainer', prefix + 'feedback-by-tenant') === 0 ? true : undefined, 60000, 'labels held by the trainer')
       // A day and a half on, one more decision moves the tenant's watermark: the 24 before it mature, the 6
       // labelled ones as frauds, the others as legitimate, all in the tenant's one trainer (two would split them).
       now += 1.5 * DAY
