@@ -38,8 +38,9 @@ export function gcTotals (child: ChildProcess): { open(): void, close(): GcTotal
     rest = lines.pop()!
     if (!counting) return
     for (const line of lines) {
+      // Every thread writes its lines to the same stdout: a line another thread's output broke into is skipped.
       const allocated = /\ballocated=(\d+)/.exec(line)
-      if (allocated === null) continue
+      if (allocated === null || !WHOLE_GC_LINE.test(line) || line.indexOf('[', 1) !== -1) continue
       totals.allocatedBytes += Number(allocated[1])
       const pause = Number(/\bpause=([\d.]+)/.exec(line)?.[1] ?? 0)
       totals.longestPauseMs = Math.max(totals.longestPauseMs, pause)
@@ -50,6 +51,8 @@ export function gcTotals (child: ChildProcess): { open(): void, close(): GcTotal
   return { open: () => { counting = true }, close: () => { counting = false; return { ...totals } } }
 }
 export const GC_TRACE_ARGS = ['--trace-gc-nvp']
+/** `[pid:isolate]   123 ms: pause=1.7 ...`: the start of a line --trace-gc-nvp writes. */
+const WHOLE_GC_LINE = /^\[\d+:0x[0-9a-f]+\]\s+[\d.]+ ms: pause=/
 
 export function rssMb (pid: number): { rss: number, peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')

@@ -8,6 +8,10 @@
  * Topologies do not run in either instance (they scale on their own).
  *   BENCH_KAFKA_BROKERS=127.0.0.1:19092 npm run bench:scale-out      (BENCH_DECISIONS=200000 BENCH_DISTINCT=100000)
  */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Kafka, logLevel } from 'kafkajs'
 import { AUTH, BATCH_SIZE, cpuSeconds, health, load, mainThreadCpuSeconds, preloadDecisions, scoreBodies, startService, threadCpuSeconds } from './load.js'
 
@@ -74,6 +78,7 @@ const withStartUp = materialized / catchUpSeconds
 const catchUp = materialized / ((ended - listening) / 1000)
 a.child.kill('SIGTERM')
 b.child.kill('SIGTERM')
+const floor = await materializationFloor()
 
 console.log(`\nKafka at ${brokers}, ${decisions} decisions recorded on A (${failed} failed batches, ${scored.non2xx + scored.errors} closed-loop requests failed), ${onTopic} on the topic, ${distinct} distinct entities, node ${process.version}`)
 console.log(`A scores: ${batchRate.toFixed(0)} decisions/s through /v1/score/batch, ${closedLoopRate.toFixed(0)} decisions/s closed-loop /v1/score (${closedLoop} in 10 s)`)
@@ -83,6 +88,7 @@ const us = (seconds: number) => `${(seconds * 1e6).toFixed(0)} us`
 console.log(`CPU: ${us(cpuPerScored)} a scored decision (closed loop), ${us(cpuPerMaterialized)} a materialized decision: scoring costs ${(cpuPerScored / cpuPerMaterialized).toFixed(1)}x materializing (target 10x)`)
 console.log(`  of which the event loop's thread: ${us(loopScoring / closedLoop)} a scored decision, ${us(loopPerMaterialized)} a materialized one`)
 console.log(`  a materialized decision by kind of thread: ${threadsPerMaterialized.filter(([, s]) => s >= 1e-6).sort((x, y) => y[1] - x[1]).map(([name, s]) => `${name} ${us(s)}`).join(', ')}`)
+console.log(`materialization floor (bench/materialize-floor.ts: ${floor.mergesPerDecision.toFixed(1)} merges a decision and nothing else): ${us(floor.cpuUs / 1e6)} a decision; a scored decision costs ${(cpuPerScored * 1e6 / floor.cpuUs).toFixed(1)}x the floor`)
 // n instances of a cell each scoring r/s spend (n-1)r/m + r/s of their time: the cell's n*r tends to m.
 for (const n of [2, 4, 8, 16]) {
   const perInstance = 1 / ((n - 1) / catchUp + 1 / closedLoopRate)
@@ -92,3 +98,18 @@ for (const n of [2, 4, 8, 16]) {
 const cellCeiling = 1 / cpuPerMaterialized
 for (const cells of [1, 2, 4, 8]) console.log(`  ${cells} cell${cells === 1 ? ' ' : 's'}: ceiling ${(cells * cellCeiling).toFixed(0)} decisions/s (${(cells * cellCeiling * cpuPerScored).toFixed(1)} cores of scoring)`)
 console.log(`one cell's ceiling by wall rate (n -> infinity): ${catchUp.toFixed(0)} decisions/s`)
+
+/** The least a materializer of this design does for a decision, run on the same topic (bench/materialize-floor.ts). */
+async function materializationFloor (): Promise<{ cpuUs: number, mergesPerDecision: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fds-floor-'))
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/materialize-floor.ts'], {
+    env: { ...process.env, FLOOR_BROKERS: brokers!, FLOOR_TOPIC: `${env.TOPIC_PREFIX}decisions`, FLOOR_RECORDS: String(onTopic), FLOOR_DIR: dir },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  let out = ''
+  child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString() })
+  const code = await new Promise(resolve => child.on('exit', resolve))
+  rmSync(dir, { recursive: true, force: true })
+  if (code !== 0) throw new Error(`materialize-floor exited with ${String(code)}`)
+  return JSON.parse(out.trim().split('\n').pop()!)
+}
