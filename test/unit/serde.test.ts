@@ -49,6 +49,13 @@ describe('decision event serialization', () => {
     expect(decisionSubject(encodeEvent({ ...record, request: { event: 'login' } })).request).toEqual({ event: 'login' })
     expect(() => decisionSubject(encodeEvent({ ...record, trace_id: '' }))).toThrow(/trace_id/)
     expect(() => decisionSubject(Buffer.from('not protobuf at all'))).toThrow()
+    // Cut anywhere (inside a skipped field too): refused, or, cut after everything it reads, the same subject.
+    const whole = encodeEvent(record)
+    for (let n = 1; n < whole.length; n++) {
+      let read: unknown
+      try { read = decisionSubject(whole.subarray(0, n)) } catch { continue }
+      expect(read).toEqual({ trace_id, tenant_id, livemode, created_ms, request })
+    }
   })
 
   it('stores a transaction as its Protobuf bytes and still reads one stored as JSON', () => {
