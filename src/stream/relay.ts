@@ -163,9 +163,18 @@ export class OutboxRelay {
    */
   private async publishBatch (): Promise<{ removed: number, more: boolean }> {
     this.removePublished()
-    // Published entries are removed above, so reading again below publishedThrough publishes nothing twice.
-    const from = Math.min(this.publishedThrough, this.lateFrom - 1)
+    const late = this.lateFrom
     this.lateFrom = Infinity
+    try {
+      // Published entries are removed above, so reading again below publishedThrough publishes nothing twice.
+      return await this.publishFrom(Math.min(this.publishedThrough, late - 1))
+    } catch (err) {
+      this.lateFrom = Math.min(this.lateFrom, late) // the next try reads from there again
+      throw err
+    }
+  }
+
+  private async publishFrom (from: number): Promise<{ removed: number, more: boolean }> {
     const entries = await this.outbox.read(this.options.maxBatch, from)
     if (entries.length === 0) return { removed: 0, more: false }
     // After a failure the head entry goes alone, until it passes or is dead-lettered.
@@ -242,7 +251,10 @@ export class OutboxRelay {
   /** Entries that left through the log: never read again by this process, removed from the outbox now or, when the store refuses, once it writes again. */
   private remove (entries: OutboxEntry[]): void {
     for (const e of entries) { this.recent.delete(e.seq); this.traceparents.delete(e.seq) }
-    this.publishedThrough = Math.max(this.publishedThrough, entries[entries.length - 1]!.seq)
+    const last = entries[entries.length - 1]!.seq
+    // Late entries published in part (a batch capped by count or bytes): the next read goes on after them.
+    if (last < this.publishedThrough) this.lateFrom = Math.min(this.lateFrom, last + 1)
+    this.publishedThrough = Math.max(this.publishedThrough, last)
     this.backlog = Math.max(0, this.backlog - entries.length)
     this.unremoved.push(...entries)
     this.removePublished()

@@ -374,6 +374,25 @@ describe('OutboxRelay', () => {
     expect(r.log.calls()).toEqual([[[3, 4], 'ok'], [[1, 2], 'ok']])
   })
 
+  it('publishes late entries more than one batch holds, batch after batch, and again after a failed append', async () => {
+    let failOnce = true
+    const r = await rig({ maxBatch: 2 }, (_topic, seqs) => {
+      if (seqs[0] === 1 && failOnce) { failOnce = false; return new LogUnavailable(TOPIC, new Error('down')) }
+      return undefined
+    })
+    const written = (seqs: number[]) => {
+      writeBatchSync(r.state.db, seqs.flatMap(seq => r.outbox.appendOps(seq, encodeEvent(transaction(seq)))), false)
+      r.relay.notify(seqs.map(seq => ({ ...transaction(seq), origin_seq: seq })))
+    }
+    const early = [1, 2, 3, 4, 5].map(() => r.outbox.nextSeq())
+    written([r.outbox.nextSeq(), r.outbox.nextSeq()])
+    r.relay.start()
+    await waitFor('the later entries published', () => r.log.published().length === 2)
+    written(early)
+    await waitFor('the outbox to empty', async () => (await r.remaining()).length === 0)
+    expect(r.log.calls()).toEqual([[[6, 7], 'ok'], [[1, 2], 'unavailable'], [[1, 2], 'ok'], [[3, 4], 'ok'], [[5], 'ok']])
+  })
+
   it('stop() publishes what the outbox holds before it returns', async () => {
     const r = await rig()
     r.relay.start()
