@@ -152,11 +152,24 @@ export function decisionHeader (bytes: Uint8Array): DecisionHeader {
   const reader = new BinaryReader(bytes)
   let found = 0
   while (reader.pos < reader.len && found < 3) {
-    const [field, wireType] = reader.tag()
+    const tag = nextTag(reader)
+    const field = tag >>> 3
+    const wireType: WireType = tag & 7
     if (field === 1) { header.trace_id = reader.string(); found++ } else if (field === 2) { header.tenant_id = reader.string(); found++ } else if (field === 4) { header.created_ms = Number(reader.int64()); found++ } else skipField(reader, wireType, field)
   }
   if (header.trace_id === '' || header.tenant_id === '') throw new Error('not a DecisionRecorded: no trace_id or tenant_id')
   return header
+}
+
+/**
+ * The next field's tag, checked as BinaryReader.tag checks it; its number is `tag >>> 3`, its wire type `tag & 7`.
+ * tag() returns them in a new array for every field, most of what reading a subject allocated once skipping
+ * allocated nothing.
+ */
+function nextTag (reader: BinaryReader): number {
+  const tag = reader.uint32()
+  if (tag >>> 3 <= 0 || (tag & 7) > 5) throw new Error(`illegal tag: field no ${tag >>> 3} wire type ${tag & 7}`)
+  return tag
 }
 
 /**
@@ -185,7 +198,9 @@ export function decisionSubject (bytes: Uint8Array): DecisionSubject {
   const subject: DecisionSubject = { trace_id: '', tenant_id: '', livemode: false, created_ms: 0, request: undefined as unknown as ScoreRequest }
   const reader = new BinaryReader(bytes)
   while (reader.pos < reader.len) {
-    const [field, wireType] = reader.tag()
+    const tag = nextTag(reader)
+    const field = tag >>> 3
+    const wireType: WireType = tag & 7
     switch (field) {
       case 1: subject.trace_id = reader.string(); break
       case 2: subject.tenant_id = reader.string(); break
