@@ -18,8 +18,8 @@ import { stateKey, TAG } from '../src/stores/keys.js'
 import { decisionRecordOps } from '../src/stores/decision-ops.js'
 import { scopeOf } from '../src/domain/scope.js'
 import { decisionSubject } from '../src/domain/records/decisions.js'
-import { dimensionValue } from '../src/domain/features/velocity-spec.js'
-import { requestPlan } from '../src/stores/velocity/read-plan.js'
+import { dimensionValue, recordDimension } from '../src/domain/features/velocity-spec.js'
+import { recordId, recordKey, requestPlan } from '../src/stores/velocity/read-plan.js'
 import { initialRuleset } from '../src/domain/rules/ruleset-versions.js'
 import { compileRuleset } from '../src/domain/rules/ruleset.js'
 
@@ -50,7 +50,7 @@ await new Promise<void>(resolve => {
         for (const dim of dimensions) {
           const value = dimensionValue(subject.request, dim)
           if (value === undefined) continue
-          ops.push({ type: 'merge', key: stateKey(TAG.velocity, scope.tenant, scope.mode, dim, value, 'c'), value: event, column: state.velocity })
+          ops.push({ type: 'merge', key: recordKey(recordId(scope, recordDimension(dim), value)), value: event, column: state.velocity })
           merges++
         }
       }

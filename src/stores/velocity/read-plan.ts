@@ -24,7 +24,7 @@ export type Increments = Pick<Plan, 'tracked' | 'pairs'>
  * A record's id: the text of its state key (stateId). Lookups use the text; the key bytes are made only for
  * records read from or written to the store (recordKey).
  */
-const recordId = (scope: Scope, dim: string, value: string): string =>
+export const recordId = (scope: Scope, dim: string, value: string): string =>
   stateId(TAG.velocity, scope.tenant, scope.mode, dim, value, 'c')
 export const recordKey = (rid: string): Buffer => Buffer.from(rid)
 export const pairOf = (dim: string, of: string) => `${dim}\u0000${of}`
