@@ -50,7 +50,9 @@ export interface MetricsListener { address: string, close: () => Promise<void> }
  */
 export async function startMetricsServer (options: { host: string, port: number, token: string | undefined }, sources: FigureSources, others: () => Promise<MetricsJson[]> = async () => [],
   health?: () => Promise<Record<string, unknown>>): Promise<MetricsListener> {
-  const app: FastifyInstance = Fastify({ logger: false })
+  // A scrape is a read that can be cut: close() ends every connection at once, so a scraper that stalls mid-request
+  // or stops reading a long answer cannot hold the process's shutdown (by default fastify closes only idle ones).
+  const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true })
   const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`)
   app.addHook('onRequest', async (request, reply) => {
     if (expected !== undefined && !sameBytes(Buffer.from(request.headers.authorization ?? ''), expected)) {

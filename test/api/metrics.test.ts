@@ -1,3 +1,6 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
+import { setTimeout } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { auth, eventually, OPERATOR_TOKEN, operatorAuth, startTestApp } from '../support/app.js'
@@ -59,6 +62,29 @@ describe('GET /metrics on its own port', () => {
     expect(text).toContain('fds_nodejs_eventloop_lag_seconds')
     expect(text).toContain('fds_nodejs_gc_duration_seconds')
     expect(text).toContain('fds_dead_lettered_total')
+  })
+})
+
+describe('shutdown', () => {
+  it('is not held open by a scraper that sent half a request, or one that stopped reading its answer', async () => {
+    const own = await startTestApp({ METRICS_PORT: '0' }, { listen: true })
+    const { hostname, port } = new URL(own.metricsAddress!)
+    const stalled = async (request: string) => {
+      const socket = connect(Number(port), hostname)
+      socket.on('error', () => {}) // the reset that close() sends is the point
+      await once(socket, 'connect')
+      socket.write(request)
+      socket.pause()
+      return socket
+    }
+    const half = await stalled('GET /metrics HTTP/1.1\r\nHost: metrics\r\n')
+    const unread = await stalled(`GET /metrics HTTP/1.1\r\nHost: metrics\r\nAuthorization: Bearer ${OPERATOR_TOKEN}\r\n\r\n`)
+    const closed = own.close().then(() => 'closed')
+    // Node waits up to 60 s (headersTimeout) for the rest of a request, and for ever for an answer nobody reads.
+    const outcome = await Promise.race([closed, setTimeout(20_000, 'still open')])
+    half.destroy()
+    unread.destroy()
+    expect(outcome).toBe('closed')
   })
 })
 
