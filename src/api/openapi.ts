@@ -73,7 +73,7 @@ const retryAfter = (description: string) => ({ description, required: true, sche
 const rateHeaders = {
   'X-RateLimit-Limit': { description: 'Sustained requests per second of this key.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the key\u2019s bucket.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } }
+  'X-RateLimit-Reset': { description: 'The unix time (seconds) at which the key\u2019s bucket is full again.', schema: { type: 'integer' } }
 }
 const replayedHeader = {
   'Idempotent-Replayed': { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } }

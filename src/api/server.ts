@@ -18,6 +18,7 @@ import { dashboardUserRoutes } from './routes/dashboard-users.js'
 import { dashboardSessionRoutes } from './routes/dashboard-session.js'
 import { clientErrorHandler, errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { AJV_OPTIONS } from '../services/validation.js'
+import { routeValidators } from './validators.js'
 import { rateLimitedError, RateLimiter } from '../services/rate-limit.js'
 import { reportRateLimit } from './rate-limit-headers.js'
 import { registerIdempotency } from './idempotency.js'
@@ -109,6 +110,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     genReqId: () => newId('trc'),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: AJV_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: routeValidators() } },
     // Errors the router meets before any route runs (bad percent-encoding, over-long path parameters).
     frameworkErrors: errorHandler,
     clientErrorHandler,

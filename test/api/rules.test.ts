@@ -56,7 +56,10 @@ describe('rules API', () => {
     expect(page.data.map((r: { id: string }) => r.id)).toEqual(['deny_list', 'high_payout'])
     expect(page.has_more).toBe(true)
     expect((await get('/v1/rules?mode=shadow')).json().data.map((r: { id: string }) => r.id)).toEqual(['high_payout'])
-    expect((await get('/v1/rules?limit=0')).json().error).toMatchObject({ code: 'parameter_invalid', param: 'limit' })
+    // `limit` is an integer (the query string coerced to the schema's type): what is not one is refused, not rounded.
+    for (const limit of ['0', '101', '2.5', 'abc', '', '1e2', '1e400', '0x10', '%205']) {
+      expect((await get(`/v1/rules?limit=${limit}`)).json().error, limit).toMatchObject({ code: 'parameter_invalid', param: 'limit' })
+    }
     const one = (await get('/v1/rules/high_payout')).json()
     expect(one.history.map((h: { ruleset_version: string, rule: { mode: string } }) => [h.ruleset_version, h.rule.mode])).toEqual([['rs_1', 'enforce'], ['rs_2', 'shadow']])
     expect((await get('/v1/rules/nope')).statusCode).toBe(404)

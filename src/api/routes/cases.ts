@@ -14,8 +14,8 @@ import { caseIdForTrace } from '../../domain/records/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 /** A score bound in a query string: 0..1 as text. */
-const SCORE = { type: 'string', pattern: '^(0(\\.[0-9]{1,6})?|1(\\.0{1,6})?)$' }
-type CaseListQuery = ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string, min_score?: string, max_score?: string, order?: 'created' | 'score' }
+const SCORE = { type: 'number', minimum: 0, maximum: 1 }
+type CaseListQuery = ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string, min_score?: number, max_score?: number, order?: 'created' | 'score' }
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
 
 export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'state'> & CaseCommandDeps): void {
@@ -77,7 +77,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
   }, async request => {
     const scope = request.scope
     const q = request.query
-    const [min, max] = [q.min_score === undefined ? 0 : Number(q.min_score), q.max_score === undefined ? 1 : Number(q.max_score)]
+    const [min, max] = [q.min_score ?? 0, q.max_score ?? 1]
     const matches = (c: Case) => (q.status === undefined || c.status === q.status) && (q.outcome === undefined || c.outcome === q.outcome) &&
       (q.assignee === undefined || c.assignee === q.assignee) && (q.rule === undefined || c.rules.includes(q.rule)) &&
       ((q.min_score === undefined && q.max_score === undefined) || (c.score != null && c.score >= min && c.score <= max))
@@ -86,7 +86,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
       const all: Case[] = []
       for await (const c of scanCases(state, scope)) if (matches(c)) all.push(c)
       all.sort((x, y) => (y.score ?? -1) - (x.score ?? -1) || (x.id < y.id ? -1 : 1))
-      const limit = q.limit === undefined ? 10 : Number(q.limit)
+      const limit = q.limit ?? 10
       const from = q.starting_after === undefined ? 0 : all.findIndex(c => c.id === q.starting_after) + 1
       const data = from === 0 && q.starting_after !== undefined ? [] : all.slice(from, from + limit)
       return { object: 'list', url: '/v1/cases', has_more: from + limit < all.length, data: data.map(c => caseResource(c, false)) }

@@ -23,11 +23,11 @@ export interface OverviewDeps {
  * of this instance's groups (the pipeline is shared by every tenant; it says nothing about one).
  */
 export const overviewRoutes: FastifyPluginAsync<OverviewDeps> = async (app, deps) => {
-  app.get<{ Querystring: { minutes?: string } }>('/v1/overview', {
+  app.get<{ Querystring: { minutes?: number } }>('/v1/overview', {
     config: { scope: 'transactions:read' },
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { minutes: { type: 'string', pattern: '^([1-9][0-9]{0,2}|1[0-3][0-9]{2}|14[0-3][0-9]|1440)$' } } } }
+    schema: { querystring: { type: 'object', additionalProperties: false, properties: { minutes: { type: 'integer', minimum: 1, maximum: 1440, description: 'The window, in minutes back from now (default 60).' } } } }
   }, async request => {
-    const minutes = request.query.minutes === undefined ? 60 : Number(request.query.minutes)
+    const minutes = request.query.minutes ?? 60
     const to = deps.clock()
     const from = to - minutes * 60_000
     const records: TransactionRecord[] = []

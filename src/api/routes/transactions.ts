@@ -49,7 +49,7 @@ export function transactionRoutes (app: FastifyInstance, state: StateDb): void {
     }
   }, async request => {
     const q = request.query
-    const limit = q.limit === undefined ? 10 : Number(q.limit)
+    const limit = q.limit ?? 10
     const wanted = SUBJECTS.filter(s => q[s] !== undefined)
     const data: TransactionRecord[] = []
     let hasMore = false

@@ -27,11 +27,11 @@ export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () =
     return { object: 'expression_check', valid: false, error: { message, line, column, code: kind === 'cost' ? 'expression_too_costly' : 'parameter_invalid' }, cost: null }
   })
 
-  app.get<{ Querystring: { hours?: string } }>('/v1/rules/hits', {
+  app.get<{ Querystring: { hours?: number } }>('/v1/rules/hits', {
     config: { scope: 'rules:read' },
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { hours: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|1[0-5][0-9]|16[0-8])$' } } } }
+    schema: { querystring: { type: 'object', additionalProperties: false, properties: { hours: { type: 'integer', minimum: 1, maximum: 168, description: 'The window, in hours back from now (default 24).' } } } }
   }, async request => {
-    const hours = request.query.hours === undefined ? 24 : Number(request.query.hours)
+    const hours = request.query.hours ?? 24
     const to = clock()
     const from = to - hours * 3_600_000
     const records: TransactionRecord[] = []
