@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { errorSchema } from './errors.js'
 import { ERRORS as ERROR_CATALOGUE, type ErrorCode, type ErrorType } from '../services/errors.js'
+import { OPERATIONS, TAGS } from './operations.js'
 
 /** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
 interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }
@@ -209,11 +210,17 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
   for (const status of Object.keys(ERRORS)) responses[ERRORS[status]!.name] = errorResponse(status)
   const schemas: Record<string, unknown> = components.schemas = { ...components.schemas, Error: { description: 'The error envelope of every error response.', ...errorSchema, required: ['error'] }, PlainJson: plainJson }
   const hoisted = new Map<string, string>()
+  const unnamed = new Set(Object.keys(OPERATIONS))
   for (const [url, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       const facts = op[FACTS]
       if (facts === undefined) continue
       delete op[FACTS]
+      const key = `${method.toUpperCase()} ${url}`
+      const name = OPERATIONS[key]
+      if (name === undefined) throw new Error(`OpenAPI: ${key} has no operationId, summary and tag in operations.ts`)
+      unnamed.delete(key)
+      Object.assign(op, { operationId: name.id, summary: name.summary, tags: [name.tag] })
       const all = (op.responses ??= {})
       // Every success is a JSON object; routes without a response schema get that much documented.
       for (const [status, r] of Object.entries(all)) {
@@ -240,6 +247,7 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
       }
     }
   }
+  if (unnamed.size > 0) throw new Error(`OpenAPI: operations.ts names operations no route serves: ${[...unnamed].join(', ')}`)
   return doc
 }
 
@@ -261,6 +269,8 @@ export async function registerOpenApi (app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Fraud decision service', version: '1.0.0', description: 'Inline fraud decisions, rules, cases, webhooks. Errors use {"error": {type, code, message, param?, trace_id}}. A method a path does not list is answered 405 method_not_allowed with Allow (components.responses.MethodNotAllowed).' },
+      servers: [{ url: '/', description: 'The instance that serves this document (any instance of the deployment answers for every tenant).' }],
+      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_... or sk_test_...' } } },
       security: [{ apiKey: [] }]
     },

@@ -1,0 +1,88 @@
+/**
+ * The name, one-line summary and tag of every operation of the public API, by `METHOD /path` as the OpenAPI
+ * document writes it. Generated clients take their method names from `operationId`, so an id is part of the
+ * contract: renaming one is a breaking change for every client. openapi.ts fails to build the document if a
+ * route has no entry here, or an entry names no route.
+ */
+export interface OperationName { id: string, summary: string, tag: Tag }
+
+/** The document's tags, in the order a reader meets them, with what each groups. */
+export const TAGS = {
+  Scoring: 'Decide on an event inline: one, or a batch of up to 500.',
+  Transactions: 'Decisions already made, searched and read back.',
+  Rules: 'The tenant\u2019s CEL rules: versions, rollouts in shadow, backtests, validation and hit counts.',
+  Lists: 'Value lists (block and allow lists) that rules read with in_list().',
+  'Risk settings': 'The score thresholds between approve, flag and reject.',
+  Overview: 'Decisions, scores and consumer lag over the last minutes, as the dashboard draws them.',
+  Cases: 'The review queue: cases opened for flagged decisions, their assignment and disposition.',
+  Overrides: 'A decision (approve, flag or reject) forced for a subject, until it expires or is removed.',
+  Signals: 'Signal changes reported by the tenant: SIM swaps and IP reputation.',
+  Webhooks: 'Endpoints that receive signed events, their deliveries and replays.',
+  'API keys': 'Secret and publishable keys, their scopes, rotation and revocation.',
+  'Mutual TLS': 'The CA whose client certificates the mutual-TLS listener requires of this tenant.',
+  'Dashboard users': 'The people who sign in to the dashboard, and their roles.',
+  Audit: 'What happened under a trace id, or to an object.',
+  Health: 'Liveness and readiness of the instance.'
+} as const
+
+export type Tag = keyof typeof TAGS
+
+const op = (id: string, tag: Tag, summary: string): OperationName => ({ id, summary, tag })
+
+export const OPERATIONS: Record<string, OperationName> = {
+  'GET /healthz': op('getHealth', 'Health', 'Whether the instance is up (the whole report with the operator\u2019s token)'),
+  'GET /readyz': op('getReadiness', 'Health', 'Whether the instance is ready to serve (its views caught up)'),
+  'POST /v1/score': op('scoreEvent', 'Scoring', 'Decide on one event'),
+  'POST /v1/score/batch': op('scoreBatch', 'Scoring', 'Decide on up to 500 events in one durable write'),
+  'GET /v1/transactions': op('listTransactions', 'Transactions', 'List recent decisions, optionally of one subject'),
+  'GET /v1/transactions/{id}': op('getTransaction', 'Transactions', 'Read one decision by its trace id'),
+  'POST /v1/rules': op('saveRule', 'Rules', 'Create a rule, or change one (a new ruleset version)'),
+  'GET /v1/rules': op('listRules', 'Rules', 'List the active ruleset\u2019s rules'),
+  'GET /v1/rules/{id}': op('getRule', 'Rules', 'Read a rule with its history'),
+  'POST /v1/rules/rollout': op('startRollout', 'Rules', 'Roll out a pack of rules in shadow for a share of traffic'),
+  'GET /v1/rules/rollout': op('listRollouts', 'Rules', 'List rollouts'),
+  'GET /v1/rules/rollout/{pack}': op('getRollout', 'Rules', 'Read a rollout and its runs'),
+  'POST /v1/rules/{id}/backtest': op('backtestRule', 'Rules', 'Backtest a rule or a draft over stored decisions and labels'),
+  'POST /v1/rules/validate': op('validateRule', 'Rules', 'Check a rule expression without saving it'),
+  'GET /v1/rules/hits': op('listRuleHits', 'Rules', 'How often each rule matched in the last hours'),
+  'GET /v1/lists': op('listLists', 'Lists', 'List value lists'),
+  'POST /v1/lists': op('createList', 'Lists', 'Create a value list'),
+  'GET /v1/lists/{alias}': op('getList', 'Lists', 'Read a value list with its items'),
+  'DELETE /v1/lists/{alias}': op('deleteList', 'Lists', 'Delete a value list'),
+  'POST /v1/lists/{alias}/items': op('addListItem', 'Lists', 'Add an item to a value list'),
+  'DELETE /v1/lists/{alias}/items/{value}': op('deleteListItem', 'Lists', 'Remove an item from a value list'),
+  'GET /v1/risk_settings': op('getRiskSettings', 'Risk settings', 'Read the score thresholds'),
+  'POST /v1/risk_settings': op('updateRiskSettings', 'Risk settings', 'Change the score thresholds'),
+  'GET /v1/overview': op('getOverview', 'Overview', 'Decisions, scores and lag over the last minutes'),
+  'POST /v1/cases': op('createCase', 'Cases', 'Open a case for a decision or a subject'),
+  'GET /v1/cases': op('listCases', 'Cases', 'List cases, filtered and ordered'),
+  'GET /v1/cases/{id}': op('getCase', 'Cases', 'Read a case'),
+  'POST /v1/cases/{id}/assign': op('assignCase', 'Cases', 'Assign a case to an analyst'),
+  'POST /v1/cases/{id}/disposition': op('disposeCase', 'Cases', 'Record a case\u2019s outcome (fraud, legitimate, chargeback)'),
+  'POST /v1/overrides': op('createOverride', 'Overrides', 'Force the decision for a subject'),
+  'GET /v1/overrides': op('listOverrides', 'Overrides', 'List overrides'),
+  'GET /v1/overrides/{id}': op('getOverride', 'Overrides', 'Read an override'),
+  'DELETE /v1/overrides/{id}': op('deleteOverride', 'Overrides', 'Remove an override'),
+  'POST /v1/signals': op('reportSignal', 'Signals', 'Report a SIM swap or an IP reputation change'),
+  'POST /v1/webhooks': op('createWebhookEndpoint', 'Webhooks', 'Create a webhook endpoint (its secret is shown once)'),
+  'GET /v1/webhooks': op('listWebhookEndpoints', 'Webhooks', 'List webhook endpoints'),
+  'GET /v1/webhooks/{id}': op('getWebhookEndpoint', 'Webhooks', 'Read a webhook endpoint'),
+  'POST /v1/webhooks/{id}': op('updateWebhookEndpoint', 'Webhooks', 'Change a webhook endpoint'),
+  'DELETE /v1/webhooks/{id}': op('deleteWebhookEndpoint', 'Webhooks', 'Delete a webhook endpoint'),
+  'POST /v1/webhooks/{id}/rotate_secret': op('rotateWebhookSecret', 'Webhooks', 'Rotate an endpoint\u2019s signing secret (the old one signs for 24 h more)'),
+  'GET /v1/webhooks/{id}/deliveries': op('listWebhookDeliveries', 'Webhooks', 'List an endpoint\u2019s deliveries'),
+  'GET /v1/webhooks/{id}/deliveries/{delivery}': op('getWebhookDelivery', 'Webhooks', 'Read a delivery with its attempts'),
+  'POST /v1/webhooks/{id}/deliveries/{delivery}/replay': op('replayWebhookDelivery', 'Webhooks', 'Deliver an event again'),
+  'POST /v1/keys': op('createApiKey', 'API keys', 'Create an API key (a secret key is shown once)'),
+  'GET /v1/keys': op('listApiKeys', 'API keys', 'List API keys'),
+  'GET /v1/keys/{id}': op('getApiKey', 'API keys', 'Read an API key'),
+  'POST /v1/keys/{id}/rotate': op('rotateApiKey', 'API keys', 'Rotate an API key'),
+  'POST /v1/keys/{id}/revoke': op('revokeApiKey', 'API keys', 'Revoke an API key'),
+  'GET /v1/audit': op('listAuditEntries', 'Audit', 'What happened under a trace id, or to an object'),
+  'POST /v1/mtls/client_ca': op('setClientCa', 'Mutual TLS', 'Upload the CA of the tenant\u2019s client certificates'),
+  'GET /v1/mtls/client_ca': op('getClientCa', 'Mutual TLS', 'Read the tenant\u2019s client CA'),
+  'POST /v1/dashboard_users': op('createDashboardUser', 'Dashboard users', 'Create a dashboard user with a password'),
+  'GET /v1/dashboard_users': op('listDashboardUsers', 'Dashboard users', 'List dashboard users'),
+  'GET /v1/dashboard_users/{id}': op('getDashboardUser', 'Dashboard users', 'Read a dashboard user'),
+  'POST /v1/dashboard_users/{id}': op('updateDashboardUser', 'Dashboard users', 'Change a dashboard user\u2019s name, role or status')
+}
