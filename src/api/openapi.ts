@@ -4,6 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { errorSchema } from './errors.js'
 import { ERRORS as ERROR_CATALOGUE, type ErrorCode, type ErrorType } from '../services/errors.js'
 import { OPERATIONS, TAGS } from './operations.js'
+import { componentName } from './schemas/named.js'
 
 /** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
 interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }
@@ -228,7 +229,8 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
         r.content ??= { 'application/json': { schema: { type: 'object' } } }
         r.headers = { 'X-Trace-Id': traceHeader, ...(facts.authenticated ? rateHeaders : {}), ...(facts.authenticated && facts.method === 'post' ? replayedHeader : {}), ...r.headers }
       }
-      for (const status of errorStatuses(facts, `${method} ${url}`)) all[String(status)] = { $ref: `#/components/responses/${ERRORS[String(status)]!.name}` } as never
+      // A status the route declares a schema for (readiness's 503) keeps it; the others are the error envelope.
+      for (const status of errorStatuses(facts, `${method} ${url}`)) all[String(status)] ??= { $ref: `#/components/responses/${ERRORS[String(status)]!.name}` } as never
       op.security = facts.authenticated ? [{ apiKey: [] }] : []
       for (const p of op.parameters ?? []) if (p.in === 'path' || p.in === 'query') requestStrings(p.schema)
       for (const media of Object.values(op.requestBody?.content ?? {})) {
@@ -274,6 +276,7 @@ export async function registerOpenApi (app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_... or sk_test_...' } } },
       security: [{ apiKey: [] }]
     },
+    refResolver: { buildLocalReference: componentName },
     transform: ({ schema, url, route }) => ({ url, schema: { ...schema, [FACTS]: routeFacts(route, url) } as typeof schema }),
     transformObject: doc => completeDocument(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as never) as never
   })

@@ -19,6 +19,9 @@ import { dashboardSessionRoutes } from './routes/dashboard-session.js'
 import { clientErrorHandler, errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js'
 import { AJV_OPTIONS } from '../services/validation.js'
 import { routeValidators } from './validators.js'
+import { addNamedSchemas } from './schemas/index.js'
+import { ref } from './schemas/named.js'
+import { Health, Readiness } from './schemas/health.js'
 import { rateLimitedError, RateLimiter } from '../services/rate-limit.js'
 import { reportRateLimit } from './rate-limit-headers.js'
 import { registerIdempotency } from './idempotency.js'
@@ -90,6 +93,19 @@ export interface ServerDeps {
   cells?: CellForwarder
   /** The deployment's number of cells (a new tenant's cell). */
   cellCount?: number
+  /** Sees every JSON response before it is serialized (the contract harness of the tests: test/support/contract.ts). */
+  observeResponse?: (response: ObservedResponse) => void
+}
+
+/** A JSON response as its route produced it, before serialization (which keeps only what the schema declares). */
+export interface ObservedResponse {
+  method: string
+  /** The route's path as the OpenAPI document writes it (/v1/cases/{id}); undefined when no route matched. */
+  path: string | undefined
+  status: number
+  body: unknown
+  /** The OpenAPI document of this server. */
+  document: () => unknown
 }
 
 export interface ListenerOptions {
@@ -119,6 +135,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
     return503OnClosing: false
   })
   guardConnections(app.server, deps.connections.maxConnections, listener.https !== undefined)
+  addNamedSchemas(app)
   app.decorateRequest('principal', null)
   app.decorateRequest('caller', {
     getter (this: FastifyRequest) {
@@ -142,6 +159,14 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   // close() open; idle connections are closed by fastify itself.
   let closing = false
   app.addHook('preClose', async () => { closing = true })
+  const observe = deps.observeResponse
+  if (observe !== undefined) {
+    app.addHook('preSerialization', async (request, reply, payload) => {
+      const route = request.is404 ? undefined : request.routeOptions.url
+      observe({ method: request.method, path: route?.replace(/:([A-Za-z_]+)/g, '{$1}'), status: reply.statusCode, body: payload, document: () => app.swagger() })
+      return payload
+    })
+  }
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) void reply.header('connection', 'close')
     return payload
@@ -200,13 +225,13 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   // report (consumer groups, lag, failures, dead letters) only for the operator's credential: it names internals.
   const operator = deps.operatorToken === undefined ? undefined : Buffer.from(`Bearer ${deps.operatorToken}`)
   const isOperator = (request: FastifyRequest) => operator !== undefined && sameBytes(Buffer.from(request.headers.authorization ?? ''), operator)
-  app.get('/healthz', async request => {
+  app.get('/healthz', { schema: { response: { 200: ref(Health) } } }, async request => {
     const report = await deps.health()
     return isOperator(request) ? report : { status: report.status }
   })
   // Readiness: 503 until the control-plane views have caught up, and while a consumer lags past READY_MAX_LAG
   // (the reasons and the lag, naming consumer groups, for the operator's credential only).
-  app.get('/readyz', async (request, reply) => {
+  app.get('/readyz', { schema: { response: { 200: ref(Readiness), 503: { ...ref(Readiness), description: 'Not ready (see `status`).' } } } }, async (request, reply) => {
     const { reasons, lag } = await deps.ready?.() ?? { reasons: [], lag: {} }
     const detail = isOperator(request) ? { reasons, lag } : {}
     return reasons.length === 0 ? { status: 'ready', ...detail } : reply.code(503).send({ status: 'not_ready', ...detail })

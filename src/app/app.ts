@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../services/core.js'
 import type { Logger } from 'pino'
-import { buildServer } from '../api/server.js'
+import { buildServer, type ServerDeps } from '../api/server.js'
 import { CellForwarder } from '../api/cell-forwarding.js'
 import { GrpcCellForwarder } from '../grpc/cell-forwarding.js'
 import { DashboardAuth } from '../services/dashboard-auth.js'
@@ -71,6 +71,8 @@ export interface AppOptions {
   codec?: DecisionCodec
   /** Run the topologies in this process (default true). */
   topologies?: boolean
+  /** Sees every JSON response of the API before serialization (the tests' contract harness). */
+  observeResponse?: ServerDeps['observeResponse']
 }
 
 export async function openEventLog (config: Config, logger: Logger): Promise<EventLog> {
@@ -212,6 +214,7 @@ export async function startApp (config: Config, logger: Logger, options: AppOpti
     dashboard,
     limiter: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst, { rate: config.rateLimitTenantPerSecond, burst: config.rateLimitTenantBurst }),
     connections: config.connections,
+    observeResponse: options.observeResponse,
     operatorToken: config.metrics.token,
     adminToken: config.operatorToken,
     cells: config.cells > 1 ? new CellForwarder(config.cell, config.cellUrls, core.tenantDirectory) : undefined,

@@ -4,6 +4,7 @@ import path from 'node:path'
 import pino from 'pino'
 import { startApp, type App, type AppOptions } from '../../src/app/app.js'
 import { loadConfig, type Config } from '../../src/app/config.js'
+import { ContractHarness } from './contract.js'
 
 export const TEST_KEY = 'sk_test_contracttestkey0000000001'
 export const LIVE_KEY = 'sk_live_contracttestkey0000000001'
@@ -30,8 +31,19 @@ export function testConfig (env: Record<string, string> = {}): Config {
   return loadConfig({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEYS: `${TEST_KEY},${LIVE_KEY}`, RELAY_LINGER_MS: '1', GRPC_PORT: '', METRICS_PORT: '', METRICS_TOKEN: OPERATOR_TOKEN, OPERATOR_TOKEN: ADMIN_TOKEN, TOPOLOGY_THREAD: 'main', STORAGE_RESERVE_MB: '0', ...env })
 }
 
+/**
+ * A service for a test, every JSON response of its API checked against its OpenAPI document (contract.ts):
+ * close() fails with the responses that broke the contract.
+ */
 export async function startTestApp (env: Record<string, string> = {}, options: AppOptions = {}): Promise<App> {
-  return startApp(testConfig(env), pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { listen: false, ...options })
+  const contract = new ContractHarness()
+  const app = await startApp(testConfig(env), pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { listen: false, observeResponse: contract.observe, ...options })
+  const close = app.close
+  app.close = async () => {
+    await close()
+    if (contract.violations.length > 0) throw new Error(`responses that break the OpenAPI document:\n${[...new Set(contract.violations)].join('\n')}`)
+  }
+  return app
 }
 
 export const auth = (key = TEST_KEY) => ({ authorization: `Bearer ${key}` })
