@@ -20,6 +20,7 @@ import { clientErrorHandler, errorHandler, methodNotAllowed, notFoundHandler } f
 import { AJV_OPTIONS } from '../services/validation.js'
 import { routeValidators } from './validators.js'
 import { addNamedSchemas } from './schemas/index.js'
+import { declareResponses, documentPath } from './operations.js'
 import { ref } from './schemas/named.js'
 import { Health, Readiness } from './schemas/health.js'
 import { rateLimitedError, RateLimiter } from '../services/rate-limit.js'
@@ -136,6 +137,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   })
   guardConnections(app.server, deps.connections.maxConnections, listener.https !== undefined)
   addNamedSchemas(app)
+  declareResponses(app)
   app.decorateRequest('principal', null)
   app.decorateRequest('caller', {
     getter (this: FastifyRequest) {
@@ -163,7 +165,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   if (observe !== undefined) {
     app.addHook('preSerialization', async (request, reply, payload) => {
       const route = request.is404 ? undefined : request.routeOptions.url
-      observe({ method: request.method, path: route?.replace(/:([A-Za-z_]+)/g, '{$1}'), status: reply.statusCode, body: payload, document: () => app.swagger() })
+      observe({ method: request.method, path: route === undefined ? undefined : documentPath(route), status: reply.statusCode, body: payload, document: () => app.swagger() })
       return payload
     })
   }

@@ -83,7 +83,8 @@ describe('OpenAPI', () => {
     for (const p of ['/v1/score', '/v1/score/batch', '/v1/rules', '/v1/cases/{id}/disposition', '/v1/webhooks', '/v1/keys', '/v1/audit']) expect(Object.keys(doc.paths)).toContain(p)
     const score = doc.paths['/v1/score'].post
     expect(score.requestBody.content['application/json'].schema.required).toEqual(['event'])
-    expect(Object.keys(score.responses['200'].content['application/json'].schema.properties)).toEqual(expect.arrayContaining(['score', 'risk_level', 'action', 'signals', 'rules', 'trace_id', 'latency_ms']))
+    expect(score.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Decision' })
+    expect(Object.keys(doc.components.schemas.Decision.properties)).toEqual(expect.arrayContaining(['score', 'risk_level', 'action', 'signals', 'rules', 'trace_id', 'latency_ms']))
     const docs = await app.server.inject({ method: 'GET', url: '/v1/docs/' })
     expect(docs.statusCode).toBe(200)
     expect(docs.headers['content-type']).toMatch(/text\/html/)

@@ -11,7 +11,9 @@ import { ApiError } from '../../services/errors.js'
 import { BATCH_MAX, batchEventError, eventTimeMs, freeFormLimitsError, toScoreRequest } from '../../services/score-requests.js'
 import { validationError } from '../../services/validation.js'
 import type { ScoreCall, ScoringService } from '../../services/scoring-service.js'
-import { decisionSchema, scoreRequestSchema } from '../../services/score-schema.js'
+import { scoreRequestSchema } from '../../services/score-schema.js'
+import { ref } from '../schemas/named.js'
+import { Decision } from '../schemas/decisions.js'
 
 export function scoreRoutes (app: FastifyInstance, service: ScoringService, clock: () => number): void {
   app.post('/v1/score', {
@@ -19,7 +21,7 @@ export function scoreRoutes (app: FastifyInstance, service: ScoringService, cloc
     bodyLimit: 64 * 1024,
     schema: {
       body: scoreRequestSchema,
-      response: { 200: decisionSchema, '4xx': errorSchema, '5xx': errorSchema }
+      response: { 200: ref(Decision), '4xx': errorSchema, '5xx': errorSchema }
     },
     // The body passed plainJsonError in the parser; the free-form limits come next, then the schema.
     preValidation: async request => {

@@ -1,9 +1,25 @@
 import type { FastifyInstance } from 'fastify'
 import type { Named } from './named.js'
 import { Health, Readiness } from './health.js'
+import { BatchResult, Decision, Transaction, TransactionList } from './decisions.js'
+import { Case, CaseList } from './cases.js'
+import { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
+import { ApiKey, ApiKeyList } from './keys.js'
+import { Override, OverrideList } from './overrides.js'
+import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './rules.js'
+import { DashboardUser, DashboardUserList } from './dashboard-users.js'
 
-/** Every named response schema, added to a server before its routes (which refer to them). */
-const ALL: Named[] = [Health, Readiness]
+/** Every named response schema, added to a server before its routes (which refer to them); a list after its item. */
+const ALL: Named[] = [
+  Health, Readiness,
+  Decision, Transaction, TransactionList, BatchResult,
+  Case, CaseList,
+  WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList,
+  ApiKey, ApiKeyList,
+  Override, OverrideList,
+  Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,
+  DashboardUser, DashboardUserList
+]
 
 export function addNamedSchemas (app: FastifyInstance): void {
   for (const schema of ALL) app.addSchema(schema)
