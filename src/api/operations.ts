@@ -7,6 +7,12 @@ import { ApiKey, ApiKeyList } from './schemas/keys.js'
 import { Override, OverrideList } from './schemas/overrides.js'
 import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './schemas/rules.js'
 import { DashboardUser, DashboardUserList } from './schemas/dashboard-users.js'
+import { Backtest, ExpressionCheck, RuleHits } from './schemas/rule-insight.js'
+import { Overview, RiskSettings } from './schemas/settings.js'
+import { AuditEntryList } from './schemas/audit.js'
+import { ClientCa } from './schemas/client-ca.js'
+import { Signal } from './schemas/signals.js'
+import { Deleted } from './schemas/deleted.js'
 
 /**
  * The name, one-line summary and tag of every operation of the public API, by `METHOD /path` as the OpenAPI
@@ -53,18 +59,18 @@ export const OPERATIONS: Record<string, OperationName> = {
   'POST /v1/rules/rollout': op('startRollout', 'Rules', 'Roll out a pack of rules in shadow for a share of traffic', Rollout),
   'GET /v1/rules/rollout': op('listRollouts', 'Rules', 'List rollouts', RolloutList),
   'GET /v1/rules/rollout/{pack}': op('getRollout', 'Rules', 'Read a rollout and its runs', Rollout),
-  'POST /v1/rules/{id}/backtest': op('backtestRule', 'Rules', 'Backtest a rule or a draft over stored decisions and labels'),
-  'POST /v1/rules/validate': op('validateRule', 'Rules', 'Check a rule expression without saving it'),
-  'GET /v1/rules/hits': op('listRuleHits', 'Rules', 'How often each rule matched in the last hours'),
+  'POST /v1/rules/{id}/backtest': op('backtestRule', 'Rules', 'Backtest a rule or a draft over stored decisions and labels', Backtest),
+  'POST /v1/rules/validate': op('validateRule', 'Rules', 'Check a rule expression without saving it', ExpressionCheck),
+  'GET /v1/rules/hits': op('listRuleHits', 'Rules', 'How often each rule matched in the last hours', RuleHits),
   'GET /v1/lists': op('listLists', 'Lists', 'List value lists', ValueListList),
   'POST /v1/lists': op('createList', 'Lists', 'Create a value list', ValueList),
   'GET /v1/lists/{alias}': op('getList', 'Lists', 'Read a value list with its items', ValueList),
-  'DELETE /v1/lists/{alias}': op('deleteList', 'Lists', 'Delete a value list'),
-  'POST /v1/lists/{alias}/items': op('addListItem', 'Lists', 'Add an item to a value list'),
-  'DELETE /v1/lists/{alias}/items/{value}': op('deleteListItem', 'Lists', 'Remove an item from a value list'),
-  'GET /v1/risk_settings': op('getRiskSettings', 'Risk settings', 'Read the score thresholds'),
-  'POST /v1/risk_settings': op('updateRiskSettings', 'Risk settings', 'Change the score thresholds'),
-  'GET /v1/overview': op('getOverview', 'Overview', 'Decisions, scores and lag over the last minutes'),
+  'DELETE /v1/lists/{alias}': op('deleteList', 'Lists', 'Delete a value list', Deleted),
+  'POST /v1/lists/{alias}/items': op('addListItem', 'Lists', 'Add an item to a value list', ValueList),
+  'DELETE /v1/lists/{alias}/items/{value}': op('deleteListItem', 'Lists', 'Remove an item from a value list', ValueList),
+  'GET /v1/risk_settings': op('getRiskSettings', 'Risk settings', 'Read the score thresholds', RiskSettings),
+  'POST /v1/risk_settings': op('updateRiskSettings', 'Risk settings', 'Change the score thresholds', RiskSettings),
+  'GET /v1/overview': op('getOverview', 'Overview', 'Decisions, scores and lag over the last minutes', Overview),
   'POST /v1/cases': op('createCase', 'Cases', 'Open a case for a decision or a subject', Case),
   'GET /v1/cases': op('listCases', 'Cases', 'List cases, filtered and ordered', CaseList),
   'GET /v1/cases/{id}': op('getCase', 'Cases', 'Read a case', Case),
@@ -73,13 +79,13 @@ export const OPERATIONS: Record<string, OperationName> = {
   'POST /v1/overrides': op('createOverride', 'Overrides', 'Force the decision for a subject', Override),
   'GET /v1/overrides': op('listOverrides', 'Overrides', 'List overrides', OverrideList),
   'GET /v1/overrides/{id}': op('getOverride', 'Overrides', 'Read an override', Override),
-  'DELETE /v1/overrides/{id}': op('deleteOverride', 'Overrides', 'Remove an override'),
-  'POST /v1/signals': op('reportSignal', 'Signals', 'Report a SIM swap or an IP reputation change'),
+  'DELETE /v1/overrides/{id}': op('deleteOverride', 'Overrides', 'Remove an override', Deleted),
+  'POST /v1/signals': op('reportSignal', 'Signals', 'Report a SIM swap or an IP reputation change', Signal),
   'POST /v1/webhooks': op('createWebhookEndpoint', 'Webhooks', 'Create a webhook endpoint (its secret is shown once)', WebhookEndpoint),
   'GET /v1/webhooks': op('listWebhookEndpoints', 'Webhooks', 'List webhook endpoints', WebhookEndpointList),
   'GET /v1/webhooks/{id}': op('getWebhookEndpoint', 'Webhooks', 'Read a webhook endpoint', WebhookEndpoint),
   'POST /v1/webhooks/{id}': op('updateWebhookEndpoint', 'Webhooks', 'Change a webhook endpoint', WebhookEndpoint),
-  'DELETE /v1/webhooks/{id}': op('deleteWebhookEndpoint', 'Webhooks', 'Delete a webhook endpoint'),
+  'DELETE /v1/webhooks/{id}': op('deleteWebhookEndpoint', 'Webhooks', 'Delete a webhook endpoint', Deleted),
   'POST /v1/webhooks/{id}/rotate_secret': op('rotateWebhookSecret', 'Webhooks', 'Rotate an endpoint\u2019s signing secret (the old one signs for 24 h more)', WebhookEndpoint),
   'GET /v1/webhooks/{id}/deliveries': op('listWebhookDeliveries', 'Webhooks', 'List an endpoint\u2019s deliveries', WebhookDeliveryList),
   'GET /v1/webhooks/{id}/deliveries/{delivery}': op('getWebhookDelivery', 'Webhooks', 'Read a delivery with its attempts', WebhookDelivery),
@@ -89,9 +95,9 @@ export const OPERATIONS: Record<string, OperationName> = {
   'GET /v1/keys/{id}': op('getApiKey', 'API keys', 'Read an API key', ApiKey),
   'POST /v1/keys/{id}/rotate': op('rotateApiKey', 'API keys', 'Rotate an API key', ApiKey),
   'POST /v1/keys/{id}/revoke': op('revokeApiKey', 'API keys', 'Revoke an API key', ApiKey),
-  'GET /v1/audit': op('listAuditEntries', 'Audit', 'What happened under a trace id, or to an object'),
-  'POST /v1/mtls/client_ca': op('setClientCa', 'Mutual TLS', 'Upload the CA of the tenant\u2019s client certificates'),
-  'GET /v1/mtls/client_ca': op('getClientCa', 'Mutual TLS', 'Read the tenant\u2019s client CA'),
+  'GET /v1/audit': op('listAuditEntries', 'Audit', 'What happened under a trace id, or to an object', AuditEntryList),
+  'POST /v1/mtls/client_ca': op('setClientCa', 'Mutual TLS', 'Upload the CA of the tenant\u2019s client certificates', ClientCa),
+  'GET /v1/mtls/client_ca': op('getClientCa', 'Mutual TLS', 'Read the tenant\u2019s client CA', ClientCa),
   'POST /v1/dashboard_users': op('createDashboardUser', 'Dashboard users', 'Create a dashboard user with a password', DashboardUser),
   'GET /v1/dashboard_users': op('listDashboardUsers', 'Dashboard users', 'List dashboard users', DashboardUserList),
   'GET /v1/dashboard_users/{id}': op('getDashboardUser', 'Dashboard users', 'Read a dashboard user', DashboardUser),

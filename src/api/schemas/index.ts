@@ -8,6 +8,12 @@ import { ApiKey, ApiKeyList } from './keys.js'
 import { Override, OverrideList } from './overrides.js'
 import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './rules.js'
 import { DashboardUser, DashboardUserList } from './dashboard-users.js'
+import { Backtest, ExpressionCheck, RuleHits } from './rule-insight.js'
+import { Overview, RiskSettings } from './settings.js'
+import { AuditEntry, AuditEntryList } from './audit.js'
+import { ClientCa } from './client-ca.js'
+import { Signal } from './signals.js'
+import { Deleted } from './deleted.js'
 
 /** Every named response schema, added to a server before its routes (which refer to them); a list after its item. */
 const ALL: Named[] = [
@@ -18,7 +24,8 @@ const ALL: Named[] = [
   ApiKey, ApiKeyList,
   Override, OverrideList,
   Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,
-  DashboardUser, DashboardUserList
+  DashboardUser, DashboardUserList,
+  Backtest, ExpressionCheck, RuleHits, RiskSettings, Overview, AuditEntry, AuditEntryList, ClientCa, Signal, Deleted
 ]
 
 export function addNamedSchemas (app: FastifyInstance): void {

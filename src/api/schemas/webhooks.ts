@@ -40,7 +40,8 @@ export const WebhookDelivery = define('WebhookDelivery', {
     last_error: error,
     next_attempt: nullableTime,
     replay_of: { type: ['string', 'null'], description: 'The delivery this one replays.' },
-    created: time()
+    created: time(),
+    payload: { type: 'object', additionalProperties: true, description: 'The event as delivered (GET of one delivery only).' }
   }
 })
 export const WebhookDeliveryList = listOf(WebhookDelivery)
