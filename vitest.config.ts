@@ -12,7 +12,7 @@ class SchemathesisLast extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'topologies/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'topologies/**/*.test.ts', 'clients/*/test/**/*.test.ts'],
     globalSetup: ['test/support/temp-root.ts'],
     testTimeout: 60000,
     hookTimeout: 60000,

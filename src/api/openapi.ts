@@ -27,7 +27,7 @@ const STATUS_NOTES: Record<string, { name: string, note: string }> = {
   429: { name: 'RateLimited', note: 'too many requests for this API key; retry after Retry-After seconds.' },
   431: { name: 'HeadersTooLarge', note: 'the request headers are larger than the limit (16 KiB).' },
   500: { name: 'InternalError', note: 'the request was not recorded; retry with the same Idempotency-Key.' },
-  503: { name: 'NotConfirmed', note: 'the change was not confirmed in time (not_confirmed: the event log is unavailable or slow; it may still be applied: read it back, or retry with the same Idempotency-Key), or the local store cannot write (storage_unavailable: a full disk; nothing was recorded); retry after Retry-After seconds.' }
+  503: { name: 'NotConfirmed', note: 'the change was not confirmed in time (not_confirmed: the event log is unavailable or slow; it may still be applied: read it back, or retry with the same Idempotency-Key), the local store cannot write (storage_unavailable: a full disk; nothing was recorded), the rule workers are all busy (rules_worker_busy), or the tenant\u2019s cell did not answer a forwarded request (cell_unavailable); retry after Retry-After seconds.' }
 }
 
 /** The error responses of the API, one per status: the envelope with the status's type and codes from ERROR_CATALOGUE. */
@@ -43,17 +43,14 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'get /readyz': [503]
 }
 
-/** Scopes of authenticated non-GET routes that change no control-plane state (no publishChange, no ruleset proposal). */
-const NO_CONTROL_PLANE_WRITE = new Set(['score:write', 'rules:read'])
-
 /**
  * The error statuses of one operation. Every request can be malformed HTTP (400), too slow (408) or carry
  * too many header bytes (431), and any may fail (500). Parameters and bodies are validated (400); a path
  * parameter may name nothing (404) or be too long (414). Authenticated routes check the key (401), its
  * scope (403) and its rate (429). An authenticated POST takes an Idempotency-Key (400 invalid, 409 in use,
  * 422 mismatch); every POST body goes through the JSON parser and the body limit (413, 415) whether the
- * route reads a body or not; writes may conflict with the current state (409), and control-plane writes may
- * not be confirmed in time (503); control-plane writes and scores may find the local store unable to write (503).
+ * route reads a body or not; writes may conflict with the current state (409); and any authenticated request may
+ * meet a 503 (a write not confirmed in time, a store that cannot write, busy rule workers, an unreachable cell).
  */
 function errorStatuses (f: RouteFacts, key: string): number[] {
   const s = new Set<number>([400, 408, 431, 500, ...(EXTRA_STATUSES[key] ?? [])])
@@ -63,8 +60,9 @@ function errorStatuses (f: RouteFacts, key: string): number[] {
     s.add(401).add(403).add(429)
     if (post) s.add(409).add(422)
     if (f.method !== 'get') s.add(409)
-    if (f.method !== 'get' && !NO_CONTROL_PLANE_WRITE.has(f.scope ?? '')) s.add(503)
-    if (f.scope === 'score:write') s.add(503)
+    // Any of them may be forwarded to the tenant's cell, which may not answer (cell_unavailable); writes may
+    // also not be confirmed in time, and scores find the store unable to write.
+    s.add(503)
   }
   if (f.body || post) s.add(413).add(415)
   return [...s].sort((a, b) => a - b)

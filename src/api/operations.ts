@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { ref, type Named } from './schemas/named.js'
 import { BatchResult, Transaction, TransactionList } from './schemas/decisions.js'
 import { Case, CaseList } from './schemas/cases.js'
-import { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './schemas/webhooks.js'
+import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './schemas/webhooks.js'
 import { ApiKey, ApiKeyList } from './schemas/keys.js'
 import { Override, OverrideList } from './schemas/overrides.js'
 import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './schemas/rules.js'
@@ -89,7 +89,7 @@ export const OPERATIONS: Record<string, OperationName> = {
   'POST /v1/webhooks/{id}/rotate_secret': op('rotateWebhookSecret', 'Webhooks', 'Rotate an endpoint\u2019s signing secret (the old one signs for 24 h more)', WebhookEndpoint),
   'GET /v1/webhooks/{id}/deliveries': op('listWebhookDeliveries', 'Webhooks', 'List an endpoint\u2019s deliveries', WebhookDeliveryList),
   'GET /v1/webhooks/{id}/deliveries/{delivery}': op('getWebhookDelivery', 'Webhooks', 'Read a delivery with its attempts', WebhookDelivery),
-  'POST /v1/webhooks/{id}/deliveries/{delivery}/replay': op('replayWebhookDelivery', 'Webhooks', 'Deliver an event again', WebhookDelivery),
+  'POST /v1/webhooks/{id}/deliveries/{delivery}/replay': op('replayWebhookDelivery', 'Webhooks', 'Deliver an event again', WebhookDeliveryReplay),
   'POST /v1/keys': op('createApiKey', 'API keys', 'Create an API key (a secret key is shown once)', ApiKey),
   'GET /v1/keys': op('listApiKeys', 'API keys', 'List API keys', ApiKeyList),
   'GET /v1/keys/{id}': op('getApiKey', 'API keys', 'Read an API key', ApiKey),

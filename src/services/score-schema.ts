@@ -40,7 +40,7 @@ export const scoreRequestSchema = {
     currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
     user_id: id,
     device_id: id,
-    ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
+    ip: { type: 'string', anyOf: [{ type: 'string', format: 'ipv4' }, { type: 'string', format: 'ipv6' }] },
     email: { type: 'string', maxLength: 320, format: 'email' },
     geo: freeFormObject(20),
     metadata: freeFormObject(50),

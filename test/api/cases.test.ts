@@ -70,6 +70,9 @@ describe('case transitions', () => {
     expect(ranged).toContain(high!.id)
     expect(ranged).not.toContain(low!.id)
     expect((await call('GET', '/v1/cases?min_score=2')).json().error).toMatchObject({ code: 'parameter_invalid', param: 'min_score' })
+    // A number's query text may be any JSON number, exponents included (schemathesis sent 1.18e-161); a non-finite one is refused.
+    expect((await call('GET', '/v1/cases?min_score=1.1877589158094246e-161')).statusCode).toBe(200)
+    expect((await call('GET', '/v1/cases?min_score=1e400')).json().error).toMatchObject({ code: 'parameter_invalid', param: 'min_score' })
   })
 
   it('needs cases:read to read and cases:write to change; live keys do not see sandbox cases', async () => {

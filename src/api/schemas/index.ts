@@ -3,7 +3,7 @@ import type { Named } from './named.js'
 import { Health, Readiness } from './health.js'
 import { BatchResult, Decision, Transaction, TransactionList } from './decisions.js'
 import { Case, CaseList } from './cases.js'
-import { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
+import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
 import { ApiKey, ApiKeyList } from './keys.js'
 import { Override, OverrideList } from './overrides.js'
 import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './rules.js'
@@ -20,7 +20,7 @@ const ALL: Named[] = [
   Health, Readiness,
   Decision, Transaction, TransactionList, BatchResult,
   Case, CaseList,
-  WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList,
+  WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay,
   ApiKey, ApiKeyList,
   Override, OverrideList,
   Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,

@@ -45,3 +45,17 @@ export const WebhookDelivery = define('WebhookDelivery', {
   }
 })
 export const WebhookDeliveryList = listOf(WebhookDelivery)
+
+export const WebhookDeliveryReplay = define('WebhookDeliveryReplay', {
+  description: 'A replay queued: the same event (id and body) sent again to this endpoint, as a new delivery.',
+  type: 'object',
+  required: ['object', 'id', 'delivery', 'webhook_endpoint', 'replay_of', 'status'],
+  properties: {
+    object: object('webhook_delivery_replay'),
+    id: str('The replay\u2019s id.'),
+    delivery: str('The id of the new delivery (GET /v1/webhooks/{id}/deliveries/{delivery}).'),
+    webhook_endpoint: str(),
+    replay_of: str('The delivery replayed.'),
+    status: { type: 'string', const: 'queued' }
+  }
+})
