@@ -5,6 +5,7 @@ import { errorSchema } from './errors.js'
 import { ERRORS as ERROR_CATALOGUE, type ErrorCode, type ErrorType } from '../services/errors.js'
 import { OPERATIONS, TAGS } from './operations.js'
 import { componentName } from './schemas/named.js'
+import { EVENTS } from './schemas/events.js'
 
 /** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
 interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }
@@ -248,7 +249,34 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
     }
   }
   if (unnamed.size > 0) throw new Error(`OpenAPI: operations.ts names operations no route serves: ${[...unnamed].join(', ')}`)
-  return doc
+  return { ...doc, webhooks: webhookEvents() }
+}
+
+/**
+ * The events the service POSTs to a tenant's webhook endpoints (OpenAPI 3.1 `webhooks`), one per type: the
+ * signed envelope with its type's data (schemas/events.ts; docs/webhooks.md).
+ */
+function webhookEvents () {
+  return Object.fromEntries(EVENTS.map(schema => {
+    const type = (schema.properties as { type: { const: string } }).type.const
+    return [type, {
+      post: {
+        operationId: `on${schema.$id}`,
+        summary: `${type}: ${String(schema.description)}`,
+        tags: ['Webhooks'],
+        parameters: [{
+          name: 'X-Service-Signature',
+          in: 'header',
+          required: true,
+          description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint\u2019s secret>, one v1 per secret still signing (two during a rotation). Verify it before trusting the body (the client libraries\u2019 verifyWebhook / verify_webhook).',
+          schema: { type: 'string' }
+        }],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema.$id}` } } } },
+        responses: { 200: { description: 'Any 2xx within 5 s acknowledges the event; anything else is retried (410 disables the endpoint).' } },
+        security: []
+      }
+    }]
+  }))
 }
 
 function routeFacts (route: RouteOptions, url: string): RouteFacts {

@@ -50,6 +50,12 @@ export class ContractHarness {
     if (!validate(body)) this.violations.push(`${where}: ${validate.errors!.slice(0, 3).map(e => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('; ')}`)
   }
 
+  /** Violations of the schema at `at` (a pointer into the document, e.g. #/components/schemas/WebhookEvent) by `value`. */
+  check (doc: object, at: string, value: unknown): string[] {
+    const validate = this.validator(doc as Document, at)
+    return validate(value) ? [] : validate.errors!.map(e => `${e.instancePath || '(value)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
+  }
+
   private validator (doc: Document, at: string): ValidateFunction {
     if (this.ajv === undefined) {
       this.ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }))

@@ -697,7 +697,93 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "score.async": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** score.async: A deferred check of a decision reported (link analysis found accounts tied to it). */
+        post: operations["onScoreAsyncEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** case.created: A case was opened, for a flagged decision or by an analyst. */
+        post: operations["onCaseCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.dispositioned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** case.dispositioned: A case was closed with an outcome. */
+        post: operations["onCaseDispositionedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rule.triggered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** rule.triggered: A rule matched a decision (enforced or in shadow). */
+        post: operations["onRuleTriggeredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "signal.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** signal.updated: A signal changed: a SIM swap, or an IP reputation entry. */
+        post: operations["onSignalUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Liveness: the instance serves; `degraded` while the relay or a consumer keeps failing. */
@@ -1485,6 +1571,130 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        /** @description A deferred check of a decision reported (link analysis found accounts tied to it). */
+        ScoreAsyncEvent: {
+            /** @description evt_...: the same on every retry and replay of the event (de-duplicate by it). */
+            id: string;
+            /** @enum {string} */
+            type: "score.async";
+            /** @description Unix time, seconds. */
+            created: number;
+            /** @description true in live mode, false in the sandbox (test keys). */
+            livemode: boolean;
+            data: {
+                trace_id: string;
+                /** @enum {string} */
+                check: "link_analysis";
+                /** @description 0..1. */
+                score: number;
+                /** @description Other users sharing one of this event’s identifiers. */
+                linked_users: number;
+                /** @description Users within two hops through shared identifiers, this one included. */
+                cluster_size: number;
+                /** @description Other users sharing each kind of identifier. */
+                shared: {
+                    device: number;
+                    email: number;
+                    card: number;
+                    ip: number;
+                };
+                patterns: ("shared_device" | "shared_card" | "mule_ring" | "synthetic_identity")[];
+            };
+        };
+        /** @description A case was opened, for a flagged decision or by an analyst. */
+        CaseCreatedEvent: {
+            /** @description evt_...: the same on every retry and replay of the event (de-duplicate by it). */
+            id: string;
+            /** @enum {string} */
+            type: "case.created";
+            /** @description Unix time, seconds. */
+            created: number;
+            /** @description true in live mode, false in the sandbox (test keys). */
+            livemode: boolean;
+            data: {
+                case_id: string;
+                trace_id: string | null;
+                /** @enum {string} */
+                status: "open";
+                /** @enum {string} */
+                opened_by: "rule" | "analyst";
+                reason: string;
+                rules: string[];
+                subjects: {
+                    user_id?: string;
+                    email?: string;
+                    device_id?: string;
+                    ip?: string;
+                    card?: string;
+                };
+            };
+        };
+        /** @description A case was closed with an outcome. */
+        CaseDispositionedEvent: {
+            /** @description evt_...: the same on every retry and replay of the event (de-duplicate by it). */
+            id: string;
+            /** @enum {string} */
+            type: "case.dispositioned";
+            /** @description Unix time, seconds. */
+            created: number;
+            /** @description true in live mode, false in the sandbox (test keys). */
+            livemode: boolean;
+            data: {
+                case_id: string;
+                trace_id: string | null;
+                /** @enum {string} */
+                outcome: "fraud" | "safe" | "chargeback";
+                reason?: string;
+                analyst?: string;
+            };
+        };
+        /** @description A rule matched a decision (enforced or in shadow). */
+        RuleTriggeredEvent: {
+            /** @description evt_...: the same on every retry and replay of the event (de-duplicate by it). */
+            id: string;
+            /** @enum {string} */
+            type: "rule.triggered";
+            /** @description Unix time, seconds. */
+            created: number;
+            /** @description true in live mode, false in the sandbox (test keys). */
+            livemode: boolean;
+            data: {
+                trace_id: string;
+                rule_id: string;
+                /** @enum {string} */
+                mode: "enforce" | "shadow";
+                /** @enum {string} */
+                action: "approve" | "flag" | "reject";
+                ruleset_version: string;
+            };
+        };
+        /** @description A signal changed: a SIM swap, or an IP reputation entry. */
+        SignalUpdatedEvent: {
+            /** @description evt_...: the same on every retry and replay of the event (de-duplicate by it). */
+            id: string;
+            /** @enum {string} */
+            type: "signal.updated";
+            /** @description Unix time, seconds. */
+            created: number;
+            /** @description true in live mode, false in the sandbox (test keys). */
+            livemode: boolean;
+            data: {
+                signal_id: string;
+                /** @enum {string} */
+                type: "sim_swap" | "ip_reputation";
+                /** @description true in live mode, false in the sandbox (test keys). */
+                livemode: boolean;
+                /** @description Unix time, seconds. */
+                observed_at: number;
+                source: string;
+                user_id?: string;
+                confidence?: number;
+                ip?: string;
+                score?: number | null;
+            };
+        };
+        /** @description Any event a webhook endpoint receives; `type` says which. */
+        WebhookEvent: components["schemas"]["ScoreAsyncEvent"] | components["schemas"]["CaseCreatedEvent"] | components["schemas"]["CaseDispositionedEvent"] | components["schemas"]["RuleTriggeredEvent"] | components["schemas"]["SignalUpdatedEvent"];
         /** @description The error envelope of every error response. */
         Error: {
             error: {
@@ -4368,6 +4578,131 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotConfirmed"];
+        };
+    };
+    onScoreAsyncEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint’s secret>, one v1 per secret still signing (two during a rotation). Verify it before trusting the body (the client libraries’ verifyWebhook / verify_webhook). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScoreAsyncEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the event; anything else is retried (410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCaseCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint’s secret>, one v1 per secret still signing (two during a rotation). Verify it before trusting the body (the client libraries’ verifyWebhook / verify_webhook). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the event; anything else is retried (410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCaseDispositionedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint’s secret>, one v1 per secret still signing (two during a rotation). Verify it before trusting the body (the client libraries’ verifyWebhook / verify_webhook). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseDispositionedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the event; anything else is retried (410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRuleTriggeredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint’s secret>, one v1 per secret still signing (two during a rotation). Verify it before trusting the body (the client libraries’ verifyWebhook / verify_webhook). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleTriggeredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the event; anything else is retried (410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSignalUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint’s secret>, one v1 per secret still signing (two during a rotation). Verify it before trusting the body (the client libraries’ verifyWebhook / verify_webhook). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignalUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the event; anything else is retried (410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { components } from './schema.js'
 
 /** The header every delivery is signed in: `t=<unix s>,v1=<hex>[,v1=<hex>]` (two v1 during a secret rotation). */
 export const SIGNATURE_HEADER = 'X-Service-Signature'
@@ -10,7 +11,8 @@ export class WebhookSignatureError extends Error {
   }
 }
 
-export interface WebhookEvent { id: string, type: string, created: number, livemode: boolean, data: Record<string, unknown> }
+/** Any event a webhook endpoint receives (the document's `webhooks`); narrow it by `type`. */
+export type WebhookEvent = components['schemas']['WebhookEvent']
 
 /**
  * The event of a delivery whose signature is good: HMAC-SHA256 of "<t>.<raw body>" with `secret` (or one of

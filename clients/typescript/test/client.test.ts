@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../../src/app/app.js'
 import { eventually, startTestApp, TEST_KEY } from '../../../test/support/app.js'
 import { Receiver } from '../../../test/support/receiver.js'
+import { ContractHarness } from '../../../test/support/contract.js'
 import { webhookEnv } from '../../../test/contract/webhooks.flow.js'
 import { createClient, FraudApiError, FraudConnectionError, listAll, ok, verifyWebhook, WebhookSignatureError, type Schemas } from '../src/index.js'
 
@@ -101,7 +103,11 @@ describe('the TypeScript client', () => {
     const endpoint = await ok(fds().POST('/v1/webhooks', { body: { url: receiver.url, events: ['case.created'] } }))
     await ok(fds().POST('/v1/score', { body: { event: 'payment', amount: 20_000, currency: 'EUR', user_id: 'u-ts-hook' } }))
     const first = await eventually(() => receiver.received.find(r => r.event.type === 'case.created'), 20_000, 'a case.created delivery')
-    expect(verifyWebhook(first.body, first.signature, endpoint.secret!).type).toBe('case.created')
+    const verified = verifyWebhook(first.body, first.signature, endpoint.secret!)
+    expect(verified.type).toBe('case.created')
+    if (verified.type === 'case.created') expect(verified.data.case_id).toMatch(/^case_/)
+    // The body is what the document's `webhooks` says (components.schemas.WebhookEvent).
+    expect(new ContractHarness().check(JSON.parse(readFileSync('clients/openapi.json', 'utf8')) as object, '#/components/schemas/WebhookEvent', JSON.parse(first.body))).toEqual([])
     expect(() => verifyWebhook(first.body, first.signature, 'whsec_wrong')).toThrow(WebhookSignatureError)
     expect(() => verifyWebhook(first.body.replace('case.created', 'case.closed'), first.signature, endpoint.secret!)).toThrow(WebhookSignatureError)
     expect(() => verifyWebhook(first.body, first.signature, endpoint.secret!, 300, Math.floor(Date.now() / 1000) + 3600)).toThrow(/over the tolerance/)

@@ -5,7 +5,7 @@ import { ACTIONS, int, livemode, num, object, oneOf, shape, str, time } from './
 export const Decision = define('Decision', { description: 'The answer to a score request.', ...decisionSchema })
 
 /** A `score.async` report of link analysis (the deferred check of the async-scorer topology). */
-const LinkAnalysis = shape({
+export const LinkAnalysis = shape({
   check: { type: 'string', const: 'link_analysis' },
   score: num('0..1.'),
   linked_users: int('Other users sharing one of this event\u2019s identifiers.'),

@@ -14,6 +14,7 @@ import { AuditEntry, AuditEntryList } from './audit.js'
 import { ClientCa } from './client-ca.js'
 import { Signal } from './signals.js'
 import { Deleted } from './deleted.js'
+import { EVENTS, WebhookEvent } from './events.js'
 
 /** Every named response schema, added to a server before its routes (which refer to them); a list after its item. */
 const ALL: Named[] = [
@@ -25,7 +26,8 @@ const ALL: Named[] = [
   Override, OverrideList,
   Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,
   DashboardUser, DashboardUserList,
-  Backtest, ExpressionCheck, RuleHits, RiskSettings, Overview, AuditEntry, AuditEntryList, ClientCa, Signal, Deleted
+  Backtest, ExpressionCheck, RuleHits, RiskSettings, Overview, AuditEntry, AuditEntryList, ClientCa, Signal, Deleted,
+  ...EVENTS, WebhookEvent
 ]
 
 export function addNamedSchemas (app: FastifyInstance): void {

@@ -772,6 +772,133 @@ class Deleted(TypedDict, closed=True):
     deleted: Literal[True]
 
 
+class Data1(TypedDict, closed=True):
+    trace_id: str
+    check: Literal['link_analysis']
+    score: float
+    linked_users: int
+    cluster_size: int
+    shared: Shared
+    patterns: list[
+        Literal['shared_device', 'shared_card', 'mule_ring', 'synthetic_identity']
+    ]
+
+
+class ScoreAsyncEvent(TypedDict, closed=True):
+    """
+    A deferred check of a decision reported (link analysis found accounts tied to it).
+    """
+
+    id: str
+    type: Literal['score.async']
+    created: int
+    livemode: bool
+    data: Data1
+
+
+class Subjects1(TypedDict, closed=True):
+    user_id: NotRequired[str]
+    email: NotRequired[str]
+    device_id: NotRequired[str]
+    ip: NotRequired[str]
+    card: NotRequired[str]
+
+
+class Data2(TypedDict, closed=True):
+    case_id: str
+    trace_id: str | None
+    status: Literal['open']
+    opened_by: Literal['rule', 'analyst']
+    reason: str
+    rules: list[str]
+    subjects: Subjects1
+
+
+class CaseCreatedEvent(TypedDict, closed=True):
+    """
+    A case was opened, for a flagged decision or by an analyst.
+    """
+
+    id: str
+    type: Literal['case.created']
+    created: int
+    livemode: bool
+    data: Data2
+
+
+class Data3(TypedDict, closed=True):
+    case_id: str
+    trace_id: str | None
+    outcome: Literal['fraud', 'safe', 'chargeback']
+    reason: NotRequired[str]
+    analyst: NotRequired[str]
+
+
+class CaseDispositionedEvent(TypedDict, closed=True):
+    """
+    A case was closed with an outcome.
+    """
+
+    id: str
+    type: Literal['case.dispositioned']
+    created: int
+    livemode: bool
+    data: Data3
+
+
+class Data4(TypedDict, closed=True):
+    trace_id: str
+    rule_id: str
+    mode: Literal['enforce', 'shadow']
+    action: Literal['approve', 'flag', 'reject']
+    ruleset_version: str
+
+
+class RuleTriggeredEvent(TypedDict, closed=True):
+    """
+    A rule matched a decision (enforced or in shadow).
+    """
+
+    id: str
+    type: Literal['rule.triggered']
+    created: int
+    livemode: bool
+    data: Data4
+
+
+class Data5(TypedDict, closed=True):
+    signal_id: str
+    type: Literal['sim_swap', 'ip_reputation']
+    livemode: bool
+    observed_at: int
+    source: str
+    user_id: NotRequired[str]
+    confidence: NotRequired[float]
+    ip: NotRequired[str]
+    score: NotRequired[float | None]
+
+
+class SignalUpdatedEvent(TypedDict, closed=True):
+    """
+    A signal changed: a SIM swap, or an IP reputation entry.
+    """
+
+    id: str
+    type: Literal['signal.updated']
+    created: int
+    livemode: bool
+    data: Data5
+
+
+WebhookEvent: TypeAlias = (
+    ScoreAsyncEvent
+    | CaseCreatedEvent
+    | CaseDispositionedEvent
+    | RuleTriggeredEvent
+    | SignalUpdatedEvent
+)
+
+
 class Error3(TypedDict):
     type: str
     code: str
