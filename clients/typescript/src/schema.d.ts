@@ -922,6 +922,22 @@ export interface components {
                 };
             })[];
         };
+        /** @description One accepted change of a case: opened, assigned, or dispositioned (with its outcome). */
+        CaseHistoryEntry: {
+            /** @enum {string} */
+            type: "opened" | "assigned" | "dispositioned";
+            /** @description Unix time, seconds. */
+            at: number;
+            /** @description Who made the change: an API key’s id, a dashboard user, or the rule topology. */
+            actor: string;
+            assignee?: string;
+            /** @enum {string} */
+            outcome?: "fraud" | "safe" | "chargeback";
+            reason?: string;
+            analyst?: string;
+            /** @description A `safe` outcome: later flags of the case’s subjects are approved until then. */
+            demote_until?: number;
+        };
         /** @description A case of the review queue: opened for a flagged decision or by an analyst, assigned, closed with an outcome. */
         Case: {
             /**
@@ -962,21 +978,7 @@ export interface components {
             /** @description Unix time, seconds. */
             updated: number;
             /** @description Every accepted change, oldest first (not in lists). */
-            history?: {
-                /** @enum {string} */
-                type: "opened" | "assigned" | "dispositioned";
-                /** @description Unix time, seconds. */
-                at: number;
-                /** @description Who made the change: an API key’s id, a dashboard user, or the rule topology. */
-                actor: string;
-                assignee?: string;
-                /** @enum {string} */
-                outcome?: "fraud" | "safe" | "chargeback";
-                reason?: string;
-                analyst?: string;
-                /** @description A `safe` outcome: later flags of the case’s subjects are approved until then. */
-                demote_until?: number;
-            }[];
+            history?: components["schemas"]["CaseHistoryEntry"][];
         };
         /** @description A page of Case objects, in the list's order. */
         CaseList: {
@@ -1155,6 +1157,32 @@ export interface components {
             has_more: boolean;
             data: components["schemas"]["Override"][];
         };
+        /** @description A rule as one ruleset version that changed it left it. */
+        RuleVersion: {
+            ruleset_version: string;
+            /** @description Unix seconds. */
+            created: number;
+            /** @description Who made the change. */
+            actor: string;
+            rule: {
+                id: string;
+                name: string;
+                /** @description A CEL expression over the request and the features (docs/rules.md). */
+                expression: string;
+                /** @enum {string} */
+                action: "approve" | "flag" | "reject";
+                /**
+                 * @description `enforce` rules decide; `shadow` ones are only reported (decision.shadow).
+                 * @enum {string}
+                 */
+                mode: "enforce" | "shadow";
+                /** @description Lower runs first among rules of the same action. */
+                priority: number;
+                description: string;
+                /** @enum {string} */
+                status: "active" | "disabled";
+            };
+        };
         /** @description A rule of the tenant’s active ruleset. */
         Rule: {
             /**
@@ -1181,31 +1209,7 @@ export interface components {
             /** @description The ruleset version this view of the rule belongs to. */
             ruleset_version: string;
             /** @description The rule in every ruleset version that changed it, oldest first (GET /v1/rules/{id} only). */
-            history?: {
-                ruleset_version: string;
-                /** @description Unix seconds. */
-                created: number;
-                /** @description Who made the change. */
-                actor: string;
-                rule: {
-                    id: string;
-                    name: string;
-                    /** @description A CEL expression over the request and the features (docs/rules.md). */
-                    expression: string;
-                    /** @enum {string} */
-                    action: "approve" | "flag" | "reject";
-                    /**
-                     * @description `enforce` rules decide; `shadow` ones are only reported (decision.shadow).
-                     * @enum {string}
-                     */
-                    mode: "enforce" | "shadow";
-                    /** @description Lower runs first among rules of the same action. */
-                    priority: number;
-                    description: string;
-                    /** @enum {string} */
-                    status: "active" | "disabled";
-                };
-            }[];
+            history?: components["schemas"]["RuleVersion"][];
         };
         /** @description A page of Rule objects, in the list's order. */
         RuleList: {

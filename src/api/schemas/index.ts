@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import type { Named } from './named.js'
 import { Health, Readiness } from './health.js'
 import { BatchResult, Decision, Transaction, TransactionList } from './decisions.js'
-import { Case, CaseList } from './cases.js'
+import { Case, CaseHistoryEntry, CaseList } from './cases.js'
 import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
 import { ApiKey, ApiKeyList } from './keys.js'
 import { Override, OverrideList } from './overrides.js'
-import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './rules.js'
+import { Rollout, RolloutList, Rule, RuleList, RuleVersion, ValueList, ValueListList } from './rules.js'
 import { DashboardUser, DashboardUserList } from './dashboard-users.js'
 import { Backtest, ExpressionCheck, RuleHits } from './rule-insight.js'
 import { Overview, RiskSettings } from './settings.js'
@@ -20,11 +20,11 @@ import { EVENTS, WebhookEvent } from './events.js'
 const ALL: Named[] = [
   Health, Readiness,
   Decision, Transaction, TransactionList, BatchResult,
-  Case, CaseList,
+  CaseHistoryEntry, Case, CaseList,
   WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay,
   ApiKey, ApiKeyList,
   Override, OverrideList,
-  Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,
+  RuleVersion, Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,
   DashboardUser, DashboardUserList,
   Backtest, ExpressionCheck, RuleHits, RiskSettings, Overview, AuditEntry, AuditEntryList, ClientCa, Signal, Deleted,
   ...EVENTS, WebhookEvent

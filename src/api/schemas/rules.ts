@@ -1,4 +1,4 @@
-import { define, listOf } from './named.js'
+import { define, listOf, ref } from './named.js'
 import { ACTIONS, int, num, object, oneOf, shape, str, strings } from './fields.js'
 
 const ruleFields = {
@@ -12,6 +12,11 @@ const ruleFields = {
   status: oneOf(['active', 'disabled'])
 }
 
+export const RuleVersion = define('RuleVersion', {
+  description: 'A rule as one ruleset version that changed it left it.',
+  ...shape({ ruleset_version: str(), created: int('Unix seconds.'), actor: str('Who made the change.'), rule: shape(ruleFields) })
+})
+
 export const Rule = define('Rule', {
   description: 'A rule of the tenant\u2019s active ruleset.',
   type: 'object',
@@ -23,7 +28,7 @@ export const Rule = define('Rule', {
     history: {
       type: 'array',
       description: 'The rule in every ruleset version that changed it, oldest first (GET /v1/rules/{id} only).',
-      items: shape({ ruleset_version: str(), created: int('Unix seconds.'), actor: str('Who made the change.'), rule: shape(ruleFields) })
+      items: ref(RuleVersion)
     }
   }
 })

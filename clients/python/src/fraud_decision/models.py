@@ -157,6 +157,21 @@ class BatchResult(TypedDict, closed=True):
     data: list[Decision | Data]
 
 
+class CaseHistoryEntry(TypedDict, closed=True):
+    """
+    One accepted change of a case: opened, assigned, or dispositioned (with its outcome).
+    """
+
+    type: Literal['opened', 'assigned', 'dispositioned']
+    at: int
+    actor: str
+    assignee: NotRequired[str]
+    outcome: NotRequired[Literal['fraud', 'safe', 'chargeback']]
+    reason: NotRequired[str]
+    analyst: NotRequired[str]
+    demote_until: NotRequired[int]
+
+
 class Subjects(TypedDict, closed=True):
     """
     Who the case is about.
@@ -167,17 +182,6 @@ class Subjects(TypedDict, closed=True):
     device_id: NotRequired[str]
     ip: NotRequired[str]
     card: NotRequired[str]
-
-
-class HistoryItem(TypedDict, closed=True):
-    type: Literal['opened', 'assigned', 'dispositioned']
-    at: int
-    actor: str
-    assignee: NotRequired[str]
-    outcome: NotRequired[Literal['fraud', 'safe', 'chargeback']]
-    reason: NotRequired[str]
-    analyst: NotRequired[str]
-    demote_until: NotRequired[int]
 
 
 class Case(TypedDict, closed=True):
@@ -199,7 +203,7 @@ class Case(TypedDict, closed=True):
     subjects: Subjects
     created: int
     updated: int
-    history: NotRequired[list[HistoryItem]]
+    history: NotRequired[list[CaseHistoryEntry]]
 
 
 class CaseList(TypedDict, closed=True):
@@ -383,7 +387,7 @@ class OverrideList(TypedDict, closed=True):
     data: list[Override]
 
 
-class Rule1(TypedDict, closed=True):
+class Rule(TypedDict, closed=True):
     id: str
     name: str
     expression: str
@@ -394,14 +398,18 @@ class Rule1(TypedDict, closed=True):
     status: Literal['active', 'disabled']
 
 
-class HistoryItem1(TypedDict, closed=True):
+class RuleVersion(TypedDict, closed=True):
+    """
+    A rule as one ruleset version that changed it left it.
+    """
+
     ruleset_version: str
     created: int
     actor: str
-    rule: Rule1
+    rule: Rule
 
 
-class Rule(TypedDict, closed=True):
+class Rule1(TypedDict, closed=True):
     """
     A rule of the tenant’s active ruleset.
     """
@@ -416,7 +424,7 @@ class Rule(TypedDict, closed=True):
     description: str
     status: Literal['active', 'disabled']
     ruleset_version: str
-    history: NotRequired[list[HistoryItem1]]
+    history: NotRequired[list[RuleVersion]]
 
 
 class RuleList(TypedDict, closed=True):
@@ -427,7 +435,7 @@ class RuleList(TypedDict, closed=True):
     object: Literal['list']
     url: str
     has_more: bool
-    data: list[Rule]
+    data: list[Rule1]
 
 
 class ValueList(TypedDict, closed=True):
