@@ -236,6 +236,12 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
         const defs = hoistDefs(media.schema, schemas, hoisted)
         requestStrings(media.schema)
         for (const name of defs) requestStrings(schemas[name])
+        // A body a client builds by name (ScoreRequest, Disposition, ...) is a component of that name.
+        const named = name.body
+        if (named !== undefined) {
+          schemas[named] = media.schema
+          media.schema = { $ref: `#/components/schemas/${named}` }
+        }
       }
       if (facts.authenticated && facts.method === 'post') {
         (op.parameters ??= []).push({

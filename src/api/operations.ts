@@ -20,7 +20,7 @@ import { Deleted } from './schemas/deleted.js'
  * contract: renaming one is a breaking change for every client. openapi.ts fails to build the document if a
  * route has no entry here, or an entry names no route.
  */
-export interface OperationName { id: string, summary: string, tag: Tag, ok?: Named }
+export interface OperationName { id: string, summary: string, tag: Tag, ok?: Named, body?: string }
 
 /** The document's tags, in the order a reader meets them, with what each groups. */
 export const TAGS = {
@@ -43,45 +43,48 @@ export const TAGS = {
 
 export type Tag = keyof typeof TAGS
 
-/** `ok`: the schema of its 200 answer, when the route does not declare one itself. */
-const op = (id: string, tag: Tag, summary: string, ok?: Named): OperationName => ({ id, summary, tag, ok })
+/**
+ * `ok`: the schema of its 200 answer, when the route does not declare one itself; `body`: the name its request
+ * body's schema has in the document, for a body a client builds (a generated type of that name).
+ */
+const op = (id: string, tag: Tag, summary: string, ok?: Named, body?: string): OperationName => ({ id, summary, tag, ok, body })
 
 export const OPERATIONS: Record<string, OperationName> = {
   'GET /healthz': op('getHealth', 'Health', 'Whether the instance is up (the whole report with the operator\u2019s token)'),
   'GET /readyz': op('getReadiness', 'Health', 'Whether the instance is ready to serve (its views caught up)'),
-  'POST /v1/score': op('scoreEvent', 'Scoring', 'Decide on one event'),
-  'POST /v1/score/batch': op('scoreBatch', 'Scoring', 'Decide on up to 500 events in one durable write', BatchResult),
+  'POST /v1/score': op('scoreEvent', 'Scoring', 'Decide on one event', undefined, 'ScoreRequest'),
+  'POST /v1/score/batch': op('scoreBatch', 'Scoring', 'Decide on up to 500 events in one durable write', BatchResult, 'BatchRequest'),
   'GET /v1/transactions': op('listTransactions', 'Transactions', 'List recent decisions, optionally of one subject', TransactionList),
   'GET /v1/transactions/{id}': op('getTransaction', 'Transactions', 'Read one decision by its trace id', Transaction),
-  'POST /v1/rules': op('saveRule', 'Rules', 'Create a rule, or change one (a new ruleset version)', Rule),
+  'POST /v1/rules': op('saveRule', 'Rules', 'Create a rule, or change one (a new ruleset version)', Rule, 'RuleInput'),
   'GET /v1/rules': op('listRules', 'Rules', 'List the active ruleset\u2019s rules', RuleList),
   'GET /v1/rules/{id}': op('getRule', 'Rules', 'Read a rule with its history', Rule),
-  'POST /v1/rules/rollout': op('startRollout', 'Rules', 'Roll out a pack of rules in shadow for a share of traffic', Rollout),
+  'POST /v1/rules/rollout': op('startRollout', 'Rules', 'Roll out a pack of rules in shadow for a share of traffic', Rollout, 'RolloutInput'),
   'GET /v1/rules/rollout': op('listRollouts', 'Rules', 'List rollouts', RolloutList),
   'GET /v1/rules/rollout/{pack}': op('getRollout', 'Rules', 'Read a rollout and its runs', Rollout),
   'POST /v1/rules/{id}/backtest': op('backtestRule', 'Rules', 'Backtest a rule or a draft over stored decisions and labels', Backtest),
   'POST /v1/rules/validate': op('validateRule', 'Rules', 'Check a rule expression without saving it', ExpressionCheck),
   'GET /v1/rules/hits': op('listRuleHits', 'Rules', 'How often each rule matched in the last hours', RuleHits),
   'GET /v1/lists': op('listLists', 'Lists', 'List value lists', ValueListList),
-  'POST /v1/lists': op('createList', 'Lists', 'Create a value list', ValueList),
+  'POST /v1/lists': op('createList', 'Lists', 'Create a value list', ValueList, 'ValueListInput'),
   'GET /v1/lists/{alias}': op('getList', 'Lists', 'Read a value list with its items', ValueList),
   'DELETE /v1/lists/{alias}': op('deleteList', 'Lists', 'Delete a value list', Deleted),
-  'POST /v1/lists/{alias}/items': op('addListItem', 'Lists', 'Add an item to a value list', ValueList),
+  'POST /v1/lists/{alias}/items': op('addListItem', 'Lists', 'Add an item to a value list', ValueList, 'ListItem'),
   'DELETE /v1/lists/{alias}/items/{value}': op('deleteListItem', 'Lists', 'Remove an item from a value list', ValueList),
   'GET /v1/risk_settings': op('getRiskSettings', 'Risk settings', 'Read the score thresholds', RiskSettings),
   'POST /v1/risk_settings': op('updateRiskSettings', 'Risk settings', 'Change the score thresholds', RiskSettings),
   'GET /v1/overview': op('getOverview', 'Overview', 'Decisions, scores and lag over the last minutes', Overview),
-  'POST /v1/cases': op('createCase', 'Cases', 'Open a case for a decision or a subject', Case),
+  'POST /v1/cases': op('createCase', 'Cases', 'Open a case for a decision or a subject', Case, 'CaseInput'),
   'GET /v1/cases': op('listCases', 'Cases', 'List cases, filtered and ordered', CaseList),
   'GET /v1/cases/{id}': op('getCase', 'Cases', 'Read a case', Case),
   'POST /v1/cases/{id}/assign': op('assignCase', 'Cases', 'Assign a case to an analyst', Case),
-  'POST /v1/cases/{id}/disposition': op('disposeCase', 'Cases', 'Record a case\u2019s outcome (fraud, legitimate, chargeback)', Case),
-  'POST /v1/overrides': op('createOverride', 'Overrides', 'Force the decision for a subject', Override),
+  'POST /v1/cases/{id}/disposition': op('disposeCase', 'Cases', 'Record a case\u2019s outcome (fraud, legitimate, chargeback)', Case, 'Disposition'),
+  'POST /v1/overrides': op('createOverride', 'Overrides', 'Force the decision for a subject', Override, 'OverrideInput'),
   'GET /v1/overrides': op('listOverrides', 'Overrides', 'List overrides', OverrideList),
   'GET /v1/overrides/{id}': op('getOverride', 'Overrides', 'Read an override', Override),
   'DELETE /v1/overrides/{id}': op('deleteOverride', 'Overrides', 'Remove an override', Deleted),
   'POST /v1/signals': op('reportSignal', 'Signals', 'Report a SIM swap or an IP reputation change', Signal),
-  'POST /v1/webhooks': op('createWebhookEndpoint', 'Webhooks', 'Create a webhook endpoint (its secret is shown once)', WebhookEndpoint),
+  'POST /v1/webhooks': op('createWebhookEndpoint', 'Webhooks', 'Create a webhook endpoint (its secret is shown once)', WebhookEndpoint, 'WebhookEndpointInput'),
   'GET /v1/webhooks': op('listWebhookEndpoints', 'Webhooks', 'List webhook endpoints', WebhookEndpointList),
   'GET /v1/webhooks/{id}': op('getWebhookEndpoint', 'Webhooks', 'Read a webhook endpoint', WebhookEndpoint),
   'POST /v1/webhooks/{id}': op('updateWebhookEndpoint', 'Webhooks', 'Change a webhook endpoint', WebhookEndpoint),
@@ -90,7 +93,7 @@ export const OPERATIONS: Record<string, OperationName> = {
   'GET /v1/webhooks/{id}/deliveries': op('listWebhookDeliveries', 'Webhooks', 'List an endpoint\u2019s deliveries', WebhookDeliveryList),
   'GET /v1/webhooks/{id}/deliveries/{delivery}': op('getWebhookDelivery', 'Webhooks', 'Read a delivery with its attempts', WebhookDelivery),
   'POST /v1/webhooks/{id}/deliveries/{delivery}/replay': op('replayWebhookDelivery', 'Webhooks', 'Deliver an event again', WebhookDeliveryReplay),
-  'POST /v1/keys': op('createApiKey', 'API keys', 'Create an API key (a secret key is shown once)', ApiKey),
+  'POST /v1/keys': op('createApiKey', 'API keys', 'Create an API key (a secret key is shown once)', ApiKey, 'ApiKeyInput'),
   'GET /v1/keys': op('listApiKeys', 'API keys', 'List API keys', ApiKeyList),
   'GET /v1/keys/{id}': op('getApiKey', 'API keys', 'Read an API key', ApiKey),
   'POST /v1/keys/{id}/rotate': op('rotateApiKey', 'API keys', 'Rotate an API key', ApiKey),

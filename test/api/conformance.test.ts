@@ -20,7 +20,11 @@ const call = (method: Method, url: string, payload?: object | string, headers: R
     ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) })
   })
 let doc: any
-const body = (path: string, method = 'post') => doc.paths[path][method].requestBody.content['application/json'].schema
+/** A request body's schema, the named component it refers to when it has a name (ScoreRequest, Disposition, ...). */
+const body = (path: string, method = 'post') => {
+  const schema = doc.paths[path][method].requestBody.content['application/json'].schema
+  return schema.$ref === undefined ? schema : doc.components.schemas[schema.$ref.slice('#/components/schemas/'.length)]
+}
 
 beforeAll(async () => {
   app = await startTestApp()

@@ -82,7 +82,8 @@ describe('OpenAPI', () => {
     expect(doc.openapi).toBe('3.1.0')
     for (const p of ['/v1/score', '/v1/score/batch', '/v1/rules', '/v1/cases/{id}/disposition', '/v1/webhooks', '/v1/keys', '/v1/audit']) expect(Object.keys(doc.paths)).toContain(p)
     const score = doc.paths['/v1/score'].post
-    expect(score.requestBody.content['application/json'].schema.required).toEqual(['event'])
+    expect(score.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ScoreRequest' })
+    expect(doc.components.schemas.ScoreRequest.required).toEqual(['event'])
     expect(score.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Decision' })
     expect(Object.keys(doc.components.schemas.Decision.properties)).toEqual(expect.arrayContaining(['score', 'risk_level', 'action', 'signals', 'rules', 'trace_id', 'latency_ms']))
     const docs = await app.server.inject({ method: 'GET', url: '/v1/docs/' })

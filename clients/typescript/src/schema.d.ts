@@ -1713,6 +1713,101 @@ export interface components {
         PlainJson: unknown;
         /** @description A free-form JSON value: keys of 1 to 128 characters, strings of at most 8192, arrays of at most 100 items, at most 5 levels of objects and arrays, at most 1000 keys in the whole request (these two are checked, not stated by this schema). */
         FreeForm: unknown;
+        ScoreRequest: {
+            event: string;
+            amount?: number;
+            currency?: string;
+            user_id?: string;
+            device_id?: string;
+            ip?: string;
+            /** Format: email */
+            email?: string;
+            geo?: {
+                [key: string]: components["schemas"]["FreeForm"];
+            };
+            metadata?: {
+                [key: string]: components["schemas"]["FreeForm"];
+            };
+            event_time?: number;
+        } & {
+            [key: string]: components["schemas"]["FreeForm"];
+        };
+        BatchRequest: {
+            events: components["schemas"]["PlainJson"][];
+        };
+        RuleInput: {
+            id?: string;
+            name?: string;
+            expression?: string;
+            /** @enum {string} */
+            action?: "approve" | "flag" | "reject";
+            /** @enum {string} */
+            mode?: "enforce" | "shadow";
+            priority?: number;
+            description?: string;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+        };
+        RolloutInput: {
+            pack: string;
+            rule_ids: string[];
+            percentage: number;
+            stop_conditions?: {
+                max_hit_rate?: number;
+                min_decisions?: number;
+                min_precision?: number;
+                min_matured_hits?: number;
+            };
+        };
+        ValueListInput: {
+            alias: string;
+            /** @enum {string} */
+            item_type: "user_id" | "email" | "device_id" | "ip" | "country" | "card" | "string";
+        };
+        ListItem: {
+            value: string;
+        };
+        CaseInput: {
+            trace_id?: string;
+            subjects?: {
+                user_id?: string;
+                email?: string;
+                device_id?: string;
+                ip?: string;
+                card?: string;
+            };
+            reason?: string;
+        } | unknown | unknown;
+        Disposition: {
+            /** @enum {string} */
+            outcome: "fraud" | "safe" | "chargeback";
+            analyst: string;
+            reason?: string;
+            demote_for_hours?: number;
+        };
+        OverrideInput: {
+            /** @enum {string} */
+            subject: "user_id" | "email" | "device_id" | "ip" | "card";
+            value: string;
+            /** @enum {string} */
+            action: "approve" | "flag" | "reject";
+            reason?: string;
+            expires_at?: number;
+        };
+        WebhookEndpointInput: {
+            /**
+             * Format: uri
+             * @description An https:// URL of a public host: loopback, private, link-local, CGNAT, multicast, reserved addresses and local names (localhost, single-label, .internal, ...) are refused (400 parameter_invalid) unless the operator allows them (WEBHOOK_EGRESS_ALLOW).
+             */
+            url: string;
+            events: ("score.async" | "case.created" | "case.dispositioned" | "rule.triggered" | "signal.updated")[];
+            description?: string;
+        };
+        ApiKeyInput: {
+            name: string;
+            livemode?: boolean;
+            scopes?: ("score:write" | "transactions:read" | "rules:read" | "rules:write" | "lists:write" | "cases:read" | "cases:write" | "webhooks:manage" | "audit:read" | "keys:manage" | "users:manage" | "signals:write")[];
+        };
     };
     responses: {
         /** @description parameter_missing, parameter_invalid, parameter_unknown, invalid_json, invalid_url, expression_too_costly, evaluation_timeout, malformed_request, batch_too_large, quota_exceeded, invalid_request: invalid request; invalid_url and malformed_request for a request that is not valid HTTP. */
@@ -2042,25 +2137,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    event: string;
-                    amount?: number;
-                    currency?: string;
-                    user_id?: string;
-                    device_id?: string;
-                    ip?: string;
-                    /** Format: email */
-                    email?: string;
-                    geo?: {
-                        [key: string]: components["schemas"]["FreeForm"];
-                    };
-                    metadata?: {
-                        [key: string]: components["schemas"]["FreeForm"];
-                    };
-                    event_time?: number;
-                } & {
-                    [key: string]: components["schemas"]["FreeForm"];
-                };
+                "application/json": components["schemas"]["ScoreRequest"];
             };
         };
         responses: {
@@ -2143,9 +2220,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    events: components["schemas"]["PlainJson"][];
-                };
+                "application/json": components["schemas"]["BatchRequest"];
             };
         };
         responses: {
@@ -2323,19 +2398,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    id?: string;
-                    name?: string;
-                    expression?: string;
-                    /** @enum {string} */
-                    action?: "approve" | "flag" | "reject";
-                    /** @enum {string} */
-                    mode?: "enforce" | "shadow";
-                    priority?: number;
-                    description?: string;
-                    /** @enum {string} */
-                    status?: "active" | "disabled";
-                };
+                "application/json": components["schemas"]["RuleInput"];
             };
         };
         responses: {
@@ -2460,17 +2523,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    pack: string;
-                    rule_ids: string[];
-                    percentage: number;
-                    stop_conditions?: {
-                        max_hit_rate?: number;
-                        min_decisions?: number;
-                        min_precision?: number;
-                        min_matured_hits?: number;
-                    };
-                };
+                "application/json": components["schemas"]["RolloutInput"];
             };
         };
         responses: {
@@ -2747,11 +2800,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    alias: string;
-                    /** @enum {string} */
-                    item_type: "user_id" | "email" | "device_id" | "ip" | "country" | "card" | "string";
-                };
+                "application/json": components["schemas"]["ValueListInput"];
             };
         };
         responses: {
@@ -2883,9 +2932,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    value: string;
-                };
+                "application/json": components["schemas"]["ListItem"];
             };
         };
         responses: {
@@ -3164,17 +3211,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    trace_id?: string;
-                    subjects?: {
-                        user_id?: string;
-                        email?: string;
-                        device_id?: string;
-                        ip?: string;
-                        card?: string;
-                    };
-                    reason?: string;
-                } | unknown | unknown;
+                "application/json": components["schemas"]["CaseInput"];
             };
         };
         responses: {
@@ -3321,13 +3358,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    outcome: "fraud" | "safe" | "chargeback";
-                    analyst: string;
-                    reason?: string;
-                    demote_for_hours?: number;
-                };
+                "application/json": components["schemas"]["Disposition"];
             };
         };
         responses: {
@@ -3419,15 +3450,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    subject: "user_id" | "email" | "device_id" | "ip" | "card";
-                    value: string;
-                    /** @enum {string} */
-                    action: "approve" | "flag" | "reject";
-                    reason?: string;
-                    expires_at?: number;
-                };
+                "application/json": components["schemas"]["OverrideInput"];
             };
         };
         responses: {
@@ -3598,15 +3621,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description An https:// URL of a public host: loopback, private, link-local, CGNAT, multicast, reserved addresses and local names (localhost, single-label, .internal, ...) are refused (400 parameter_invalid) unless the operator allows them (WEBHOOK_EGRESS_ALLOW).
-                     */
-                    url: string;
-                    events: ("score.async" | "case.created" | "case.dispositioned" | "rule.triggered" | "signal.updated")[];
-                    description?: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointInput"];
             };
         };
         responses: {
@@ -4026,11 +4041,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    livemode?: boolean;
-                    scopes?: ("score:write" | "transactions:read" | "rules:read" | "rules:write" | "lists:write" | "cases:read" | "cases:write" | "webhooks:manage" | "audit:read" | "keys:manage" | "users:manage" | "signals:write")[];
-                };
+                "application/json": components["schemas"]["ApiKeyInput"];
             };
         };
         responses: {

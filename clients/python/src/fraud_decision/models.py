@@ -937,3 +937,119 @@ FreeForm: TypeAlias = Optional[
 """
 A free-form JSON value: keys of 1 to 128 characters, strings of at most 8192, arrays of at most 100 items, at most 5 levels of objects and arrays, at most 1000 keys in the whole request (these two are checked, not stated by this schema).
 """
+
+
+class ScoreRequest(TypedDict, extra_items='FreeForm'):
+    event: str
+    amount: NotRequired[float]
+    currency: NotRequired[str]
+    user_id: NotRequired[str]
+    device_id: NotRequired[str]
+    ip: NotRequired[str]
+    email: NotRequired[str]
+    geo: NotRequired[dict[str, FreeForm]]
+    metadata: NotRequired[dict[str, FreeForm]]
+    event_time: NotRequired[int]
+
+
+class BatchRequest(TypedDict, closed=True):
+    events: list[PlainJson]
+
+
+class RuleInput(TypedDict, closed=True):
+    id: NotRequired[str]
+    name: NotRequired[str]
+    expression: NotRequired[str]
+    action: NotRequired[Literal['approve', 'flag', 'reject']]
+    mode: NotRequired[Literal['enforce', 'shadow']]
+    priority: NotRequired[int]
+    description: NotRequired[str]
+    status: NotRequired[Literal['active', 'disabled']]
+
+
+RuleId: TypeAlias = str
+
+
+class RolloutInput(TypedDict, closed=True):
+    pack: str
+    rule_ids: list[RuleId]
+    percentage: float
+    stop_conditions: NotRequired[StopConditions]
+
+
+class ValueListInput(TypedDict, closed=True):
+    alias: str
+    item_type: Literal[
+        'user_id', 'email', 'device_id', 'ip', 'country', 'card', 'string'
+    ]
+
+
+class ListItem(TypedDict, closed=True):
+    value: str
+
+
+class CaseInput1(TypedDict, closed=True):
+    trace_id: str
+    subjects: NotRequired[Subjects1]
+    reason: NotRequired[str]
+
+
+class CaseInput2(TypedDict, closed=True):
+    trace_id: NotRequired[str]
+    subjects: Subjects1
+    reason: NotRequired[str]
+
+
+CaseInput: TypeAlias = CaseInput1 | CaseInput2
+
+
+class Disposition(TypedDict, closed=True):
+    outcome: Literal['fraud', 'safe', 'chargeback']
+    analyst: str
+    reason: NotRequired[str]
+    demote_for_hours: NotRequired[int]
+
+
+class OverrideInput(TypedDict, closed=True):
+    subject: Literal['user_id', 'email', 'device_id', 'ip', 'card']
+    value: str
+    action: Literal['approve', 'flag', 'reject']
+    reason: NotRequired[str]
+    expires_at: NotRequired[int]
+
+
+class WebhookEndpointInput(TypedDict, closed=True):
+    url: str
+    events: list[
+        Literal[
+            'score.async',
+            'case.created',
+            'case.dispositioned',
+            'rule.triggered',
+            'signal.updated',
+        ]
+    ]
+    description: NotRequired[str]
+
+
+class ApiKeyInput(TypedDict, closed=True):
+    name: str
+    livemode: NotRequired[bool]
+    scopes: NotRequired[
+        list[
+            Literal[
+                'score:write',
+                'transactions:read',
+                'rules:read',
+                'rules:write',
+                'lists:write',
+                'cases:read',
+                'cases:write',
+                'webhooks:manage',
+                'audit:read',
+                'keys:manage',
+                'users:manage',
+                'signals:write',
+            ]
+        ]
+    ]
