@@ -1,4 +1,5 @@
-"""The client: one method per operation of the API (its operationId in snake_case), typed by models.py."""
+"""The client: one method per operation of the API (its operationId in snake_case), typed by models.py (a
+request body's fields as keyword arguments, its answer as the TypedDict of its schema)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
+from typing_extensions import Unpack
 
 from . import models as m
 from .errors import FraudApiError, FraudConnectionError
@@ -99,7 +101,7 @@ class FraudClient:
 
     # Scoring and transactions
 
-    def score_event(self, *, idempotency_key: str | None = None, **event: Any) -> m.Decision:
+    def score_event(self, *, idempotency_key: str | None = None, **event: Unpack[m.ScoreRequest]) -> m.Decision:
         return self.request("POST", "/v1/score", json=event, idempotency_key=idempotency_key)
 
     def score_batch(self, events: list[dict[str, Any]], *, idempotency_key: str | None = None) -> m.BatchResult:
@@ -113,7 +115,7 @@ class FraudClient:
 
     # Rules, rollouts, lists, risk settings
 
-    def save_rule(self, **rule: Any) -> m.Rule:
+    def save_rule(self, **rule: Unpack[m.RuleInput]) -> m.Rule:
         return self.request("POST", "/v1/rules", json=rule)
 
     def list_rules(self, **query: Any) -> m.RuleList:
@@ -122,7 +124,7 @@ class FraudClient:
     def get_rule(self, rule_id: str) -> m.Rule:
         return self.request("GET", f"/v1/rules/{_p(rule_id)}")
 
-    def start_rollout(self, **rollout: Any) -> m.Rollout:
+    def start_rollout(self, **rollout: Unpack[m.RolloutInput]) -> m.Rollout:
         return self.request("POST", "/v1/rules/rollout", json=rollout)
 
     def list_rollouts(self, **query: Any) -> m.RolloutList:
@@ -143,7 +145,7 @@ class FraudClient:
     def list_lists(self, **query: Any) -> m.ValueListList:
         return self.request("GET", "/v1/lists", params=query)
 
-    def create_list(self, **value_list: Any) -> m.ValueList:
+    def create_list(self, **value_list: Unpack[m.ValueListInput]) -> m.ValueList:
         return self.request("POST", "/v1/lists", json=value_list)
 
     def get_list(self, alias: str) -> m.ValueList:
@@ -181,10 +183,10 @@ class FraudClient:
     def assign_case(self, case_id: str, assignee: str) -> m.Case:
         return self.request("POST", f"/v1/cases/{_p(case_id)}/assign", json={"assignee": assignee})
 
-    def dispose_case(self, case_id: str, **disposition: Any) -> m.Case:
+    def dispose_case(self, case_id: str, **disposition: Unpack[m.Disposition]) -> m.Case:
         return self.request("POST", f"/v1/cases/{_p(case_id)}/disposition", json=disposition)
 
-    def create_override(self, **override: Any) -> m.Override:
+    def create_override(self, **override: Unpack[m.OverrideInput]) -> m.Override:
         return self.request("POST", "/v1/overrides", json=override)
 
     def list_overrides(self, **query: Any) -> m.OverrideList:
@@ -201,7 +203,7 @@ class FraudClient:
 
     # Webhooks
 
-    def create_webhook_endpoint(self, **endpoint: Any) -> m.WebhookEndpoint:
+    def create_webhook_endpoint(self, **endpoint: Unpack[m.WebhookEndpointInput]) -> m.WebhookEndpoint:
         return self.request("POST", "/v1/webhooks", json=endpoint)
 
     def list_webhook_endpoints(self, **query: Any) -> m.WebhookEndpointList:
@@ -230,7 +232,7 @@ class FraudClient:
 
     # Keys, audit, mutual TLS, dashboard users, health
 
-    def create_api_key(self, **key: Any) -> m.ApiKey:
+    def create_api_key(self, **key: Unpack[m.ApiKeyInput]) -> m.ApiKey:
         return self.request("POST", "/v1/keys", json=key)
 
     def list_api_keys(self, **query: Any) -> m.ApiKeyList:
