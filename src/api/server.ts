@@ -247,7 +247,7 @@ export async function buildServer (deps: ServerDeps, listener: ListenerOptions =
   await app.register(ruleRoutes, rulesets)
   await app.register(rolloutRoutes, rulesets)
   await app.register(backtestRoutes, { control: core.controlPlane, state: core.state })
-  await app.register(ruleInsightRoutes, { state: core.state, clock: core.clock })
+  await app.register(ruleInsightRoutes, { state: core.state, clock: core.clock, control: core.controlPlane })
   await app.register(listRoutes, rulesets)
   await app.register(riskSettingsRoutes, { ...rulesets, models: core.modelRegistry })
   await app.register(overviewRoutes, { state: core.state, clock: core.clock, models: core.modelRegistry, lag: deps.lag ?? (async () => ({})) })

@@ -55,9 +55,10 @@ function apiErrorOf (err: unknown, what: string, advice: string): unknown {
 export class RuleJobs {
   constructor (private readonly worker = new RuleWorker(), private readonly limits: Readonly<RuleJobLimits> = RULE_JOB_LIMITS) {}
 
-  async validate (expression: string): Promise<Checked> {
+  /** `lists`: the tenant's list aliases, which in_list() may name. */
+  async validate (expression: string, lists: string[]): Promise<Checked> {
     try {
-      return await this.worker.run<Checked>({ kind: 'validate', expression }, this.limits.validateMs)
+      return await this.worker.run<Checked>({ kind: 'validate', expression, lists }, this.limits.validateMs)
     } catch (err) {
       throw apiErrorOf(err, 'validation', 'shorten the expression.')
     }

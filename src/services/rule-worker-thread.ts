@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import type { ValueList } from '../domain/decision/types.js'
 import { BacktestRun, type BacktestMatches } from '../domain/rules/backtest.js'
+import type { LintContext } from '../domain/rules/lint.js'
 import { compileRule, RuleCostError, RuleSyntaxError, type CompiledRule } from '../domain/rules/language.js'
 import { compileList } from '../domain/rules/lists.js'
 import { parseTransaction } from '../stores/transactions.js'
@@ -18,7 +19,8 @@ export type Checked = { valid: true, cost: number } | { valid: false, error: Exp
 
 /** Jobs of the rule worker (services/rule-worker.ts). */
 export type RuleJob =
-  | { kind: 'validate', expression: string }
+  /** `lists`: the tenant's list aliases, to check the expression against (domain/rules/lint.ts). */
+  | { kind: 'validate', expression: string, lists: string[] }
   /** Followed by `records` messages and one `end`. */
   | { kind: 'backtest', expression: string, lists: Record<string, ValueList> }
 
@@ -33,9 +35,9 @@ export type BacktestOutcome = { invalid: ExpressionProblem } | { found: Backtest
 
 export type RuleJobReply = { id: number, ok: true, result: unknown } | { id: number, ok: false, error: string }
 
-function check (expression: string): { program: CompiledRule } | { problem: ExpressionProblem } {
+function check (expression: string, lint?: LintContext): { program: CompiledRule } | { problem: ExpressionProblem } {
   try {
-    return { program: compileRule(expression) }
+    return { program: compileRule(expression, undefined, lint) }
   } catch (err) {
     if (!(err instanceof RuleSyntaxError)) throw err
     return { problem: { message: err.message, line: err.position.line, column: err.position.column, kind: err instanceof RuleCostError ? 'cost' : 'syntax' } }
@@ -55,7 +57,7 @@ port.on('message', (m: RuleJobMessage & { id: number }) => {
   try {
     switch (m.kind) {
       case 'validate': {
-        const checked = check(m.expression)
+        const checked = check(m.expression, { lists: new Set(m.lists) })
         reply({ id: m.id, ok: true, result: 'program' in checked ? { valid: true, cost: checked.program.cost } : { valid: false, error: checked.problem } })
         return
       }

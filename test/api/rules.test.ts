@@ -257,3 +257,37 @@ describe('rule editing aids', () => {
     expect((await get2('/v1/rules/hits?hours=0')).json().error.param).toBe('hours')
   })
 })
+
+describe('what a rule author got wrong', () => {
+  let own: App
+  const postOwn = (url: string, payload: object) => own.server.inject({ method: 'POST', url, headers: auth(), payload })
+  const getOwn = (url: string) => own.server.inject({ method: 'GET', url, headers: auth() })
+  beforeAll(async () => { own = await startTestApp() })
+  afterAll(async () => { await own.close() })
+
+  it('refuses a rule that could never match: an unknown field, a number compared with a string, a list that does not exist; saved or validated', async () => {
+    for (const [expression, message] of [
+      ['request.event == "payment" &&\n  request.amout > 100.0', /line 2, column 3: request has no field 'amout' \(did you mean 'amount'\?\)/],
+      ['request.amount > "500"', /request.amount is a number, compared here with a string/],
+      ['in_list("no_such_list", request.email)', /no value list is named 'no_such_list'/]
+    ] as const) {
+      const saved = await postOwn('/v1/rules', { id: 'never_matches', name: 'x', expression, action: 'flag' })
+      expect(saved.statusCode, expression).toBe(400)
+      expect(saved.json().error, expression).toMatchObject({ code: 'parameter_invalid', param: 'expression', message: expect.stringMatching(message) })
+      const validated = (await postOwn('/v1/rules/validate', { expression })).json()
+      expect(validated, expression).toMatchObject({ valid: false, error: { code: 'parameter_invalid', message: expect.stringMatching(message.source.replace(/^line.*?: /, '')) } })
+    }
+    expect((await getOwn('/v1/rules/never_matches')).statusCode).toBe(404)
+    expect((await postOwn('/v1/rules/validate', { expression: 'in_list("deny_emails", request.email) && request.amount > 500.0' })).json()).toMatchObject({ valid: true })
+  })
+
+  it('makes no version when a rule is saved unchanged', async () => {
+    const rule = { id: 'same_again', name: 'Same', expression: 'request.amount > 777.0', action: 'flag' }
+    const first = (await postOwn('/v1/rules', rule)).json()
+    const again = (await postOwn('/v1/rules', rule)).json()
+    expect(again.ruleset_version).toBe(first.ruleset_version)
+    expect((await getOwn('/v1/rules/same_again')).json().history).toHaveLength(1)
+    const changed = (await postOwn('/v1/rules', { ...rule, name: 'Same, renamed' })).json()
+    expect(changed.ruleset_version).not.toBe(first.ruleset_version)
+  })
+})

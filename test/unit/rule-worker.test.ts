@@ -28,11 +28,11 @@ const record = (i: number, amount: number): TransactionRecord => ({
 describe('rule worker', () => {
   it('validates expressions in its thread: valid with the cost, or the problem with line, column and kind', async () => {
     const worker = newWorker()
-    const ok = await worker.run<Checked>({ kind: 'validate', expression: 'request.amount > 10.0' }, 30_000)
+    const ok = await worker.run<Checked>({ kind: 'validate', expression: 'request.amount > 10.0', lists: [] }, 30_000)
     expect(ok).toMatchObject({ valid: true, cost: expect.any(Number) })
-    const costly = await worker.run<Checked>({ kind: 'validate', expression: 'true &&\n custom.a.exists(x, custom.a.exists(y, x == y))' }, 30_000)
+    const costly = await worker.run<Checked>({ kind: 'validate', expression: 'true &&\n custom.a.exists(x, custom.a.exists(y, x == y))', lists: [] }, 30_000)
     expect(costly).toMatchObject({ valid: false, error: { kind: 'cost', line: 2, column: 2 } })
-    const regex = await worker.run<Checked>({ kind: 'validate', expression: 'request.user_id.matches("(a)\\\\1")' }, 30_000)
+    const regex = await worker.run<Checked>({ kind: 'validate', expression: 'request.user_id.matches("(a)\\\\1")', lists: [] }, 30_000)
     expect(regex).toMatchObject({ valid: false, error: { kind: 'syntax', line: 1, column: 25 } })
   })
 
@@ -57,14 +57,14 @@ describe('rule worker', () => {
     const hung = worker.run({ kind: 'backtest', expression: 'true', lists: {} }, 200, async () => {})
     await expect(hung).rejects.toBeInstanceOf(RuleWorkerTimeout)
     await expect(hung).rejects.toThrow('stopped after 200 ms')
-    expect(await worker.run<Checked>({ kind: 'validate', expression: 'true' }, 30_000)).toMatchObject({ valid: true })
+    expect(await worker.run<Checked>({ kind: 'validate', expression: 'true', lists: [] }, 30_000)).toMatchObject({ valid: true })
   })
 
   it('refuses more waiting jobs than it takes, and fails the waiting ones when closed', async () => {
     const worker = newWorker(1)
     const first = worker.run({ kind: 'backtest', expression: 'true', lists: {} }, 60_000, async () => {})
-    const second = worker.run({ kind: 'validate', expression: 'true' }, 60_000)
-    await expect(worker.run({ kind: 'validate', expression: 'true' }, 60_000)).rejects.toBeInstanceOf(RuleWorkerBusy)
+    const second = worker.run({ kind: 'validate', expression: 'true', lists: [] }, 60_000)
+    await expect(worker.run({ kind: 'validate', expression: 'true', lists: [] }, 60_000)).rejects.toBeInstanceOf(RuleWorkerBusy)
     const failed = Promise.all([expect(first).rejects.toThrow(), expect(second).rejects.toThrow(/closed/)])
     await worker.close()
     await failed

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import type { FastifyPluginAsync } from 'fastify'
 import type { Rule } from '../../domain/decision/types.js'
 import { newId } from '../../domain/ids.js'
@@ -39,7 +40,8 @@ export const ruleRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
     const body = request.body
     const id = body.id ?? newId('rule').toLowerCase()
     if (RESERVED_IDS.has(id)) throw new ApiError('parameter_invalid', `'${id}' is reserved (/v1/rules/${id} is another resource); choose another id.`, 'id')
-    const { rules } = (await control.activeRuleset(request.scope)).ruleset
+    const active = (await control.activeRuleset(request.scope)).ruleset
+    const { rules } = active
     const existing = rules.find(r => r.id === id)
     if (existing === undefined) {
       const most = deps.tenants.quotaOf(request.caller.tenant, 'rules', DEFAULT_QUOTAS.rules)
@@ -48,7 +50,9 @@ export const ruleRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
         if (body[field] === undefined) throw new ApiError('parameter_missing', `Missing required parameter: '${field}'.`, field)
       }
     }
-    if (body.expression !== undefined) compileChecked(body.expression)
+    if (body.expression !== undefined) compileChecked(body.expression, { lists: new Set(Object.keys(active.lists)) })
+    // Saving a rule as it is makes no version (an empty change in the history): the rule is answered as it stands.
+    if (existing !== undefined && isDeepStrictEqual(upsertRule(active, id, body).rules.find(r => r.id === id), existing)) return ruleResource(existing, active.version)
     const version = await changeRuleset(deps, request.caller, request.id, { type: 'rule.upserted', rule_id: id }, ruleset => upsertRule(ruleset, id, body))
     return ruleResource(version.ruleset.rules.find(r => r.id === id)!, version.ruleset.version)
   })

@@ -1,4 +1,5 @@
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js'
+import { lintRule, type LintContext } from './lint.js'
 import type { Features, ScoreRequest } from '../decision/types.js'
 import type { ListMatcher } from './lists.js'
 import { budgetError, type RuleBudget } from './budget.js'
@@ -274,7 +275,11 @@ const publicMessage = (err: unknown) =>
  * bounds its cost; throws RuleSyntaxError naming the position of the problem. Any other failure of the parser
  * or checker (one this project has not met) is a RuleSyntaxError at the start too.
  */
-export function compileRule (expression: string, cache = new PatternCache()): CompiledRule {
+/**
+ * `lint`: the tenant's context to check the expression against as well (lint.ts), when a person is saving or
+ * validating it; a stored ruleset is compiled without it.
+ */
+export function compileRule (expression: string, cache = new PatternCache(), lint?: LintContext): CompiledRule {
   const tooComplex = complexityError(expression)
   if (tooComplex !== undefined) throw tooComplex
   let program: Program
@@ -286,6 +291,8 @@ export function compileRule (expression: string, cache = new PatternCache()): Co
     const checked = parsed.check()
     if (!checked.valid) throw checked.error!
     if (checked.type !== 'bool' && checked.type !== 'dyn') throw new RuleSyntaxError(`a rule expression must be a bool, this one is ${checked.type ?? 'unknown'}`, positionOf(expression, 0))
+    const problem = lint === undefined ? undefined : lintRule(parsed.ast, lint)
+    if (problem !== undefined) throw new RuleSyntaxError(problem.message, positionOf(expression, problem.offset))
     needs = velocityNeeds(parsed.ast, expression, [])
     compiledPatterns = matchPatterns(parsed.ast, expression, cache)
     const estimate = estimateCost(parsed.ast as CelNode, pattern => compiledPatterns.get(pattern)!.instructions)

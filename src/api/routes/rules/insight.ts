@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+import type { RulesetSource } from '../../../stream/control-plane.js'
 import { countRuleHits } from '../../../domain/rules/hits.js'
 import type { StateDb } from '../../../stores/state-db.js'
 import { transactionsBetween } from '../../../stores/transactions.js'
@@ -14,14 +15,15 @@ const HITS_MAX = 200_000
  * event loop: services/rule-jobs.ts) and how often each rule matched in the last hours, enforced and in shadow
  * (GET /v1/rules/hits, counted from the stored decisions).
  */
-export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () => number }> = async (app, { state, clock }) => {
+export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () => number, control: RulesetSource }> = async (app, { state, clock, control }) => {
   const jobs = new RuleJobs()
   app.addHook('onClose', async () => { await jobs.close() })
   app.post<{ Body: { expression: string } }>('/v1/rules/validate', {
     config: { scope: 'rules:read' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['expression'], properties: { expression: { type: 'string', minLength: 1, maxLength: 4000 } } } }
   }, async request => {
-    const checked = await jobs.validate(request.body.expression)
+    const { lists } = (await control.activeRuleset(request.scope)).ruleset
+    const checked = await jobs.validate(request.body.expression, Object.keys(lists))
     if (checked.valid) return { object: 'expression_check', valid: true, error: null, cost: checked.cost }
     const { message, line, column, kind } = checked.error
     return { object: 'expression_check', valid: false, error: { message, line, column, code: kind === 'cost' ? 'expression_too_costly' : 'parameter_invalid' }, cost: null }
