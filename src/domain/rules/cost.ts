@@ -15,6 +15,7 @@
  * ratio of time to units on the hostile rules. The same units meter a request's rules as they run (budget.ts):
  * each comprehension iteration is charged its estimate, each matches() its (characters x instructions).
  */
+import type { CelNode } from './ast.js'
 
 /** The documented bound on one rule, and the weights of the estimate. */
 export const RULE_COST = {
@@ -82,7 +83,6 @@ interface Work {
 const unitsOf = (w: Work) => w.steps + RULE_COST.errorUnits * (w.absorbed + (w.raises ? 1 : 0))
 
 /** The cel-js AST as the parser gives it (lib/index.d.ts, ASTNode). */
-export interface CelNode { op: string, args: unknown, start: number, end: number }
 
 const isNode = (v: unknown): v is CelNode => v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as CelNode).op === 'string'
 

@@ -3,7 +3,8 @@ import { lintRule, type LintContext } from './lint.js'
 import type { Features, ScoreRequest } from '../decision/types.js'
 import type { ListMatcher } from './lists.js'
 import { budgetError, type RuleBudget } from './budget.js'
-import { estimateCost, RULE_COST, type CelNode } from './cost.js'
+import { estimateCost, RULE_COST } from './cost.js'
+import { nodesOf, type CelNode } from './ast.js'
 import { estimatedInstructions, MAX_RULE_INSTRUCTIONS, PatternCache, PatternError, type Re2Pattern } from './regex.js'
 import { BUILT_IN_DIMENSIONS, isDimension, isWindow, WINDOWS, type VelocityNeed, type Window } from '../features/velocity-spec.js'
 
@@ -152,16 +153,6 @@ function velocityNeeds (ast: unknown, expression: string, out: VelocityNeed[]): 
     }
   }
   return out
-}
-
-/** Every node of a parsed expression, depth first (through `args` only: checked nodes refer to their types). */
-function * nodesOf (node: unknown): Generator<CelNode> {
-  if (node === null || typeof node !== 'object') return
-  if (Array.isArray(node)) { for (const n of node) yield * nodesOf(n); return }
-  const n = node as CelNode
-  if (typeof n.op !== 'string') return
-  yield n
-  yield * nodesOf(n.args)
 }
 
 /** Brackets open at once, and unary operators in a row, that an expression may hold (checked before parsing). */

@@ -1,4 +1,4 @@
-import type { CelNode } from './cost.js'
+import { nodesOf, type CelNode } from './ast.js'
 
 /**
  * What a rule's author most likely got wrong, found before the rule is saved or validated (never when a stored
@@ -20,15 +20,6 @@ export interface LintContext {
 export interface LintProblem { message: string, offset: number }
 
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>='])
-
-function * nodes (node: unknown): Generator<CelNode> {
-  if (node === null || typeof node !== 'object') return
-  if (Array.isArray(node)) { for (const n of node) yield * nodes(n); return }
-  const n = node as CelNode
-  if (typeof n.op !== 'string') return
-  yield n
-  yield * nodes(n.args)
-}
 
 /** `request.<field>`: the field's name, or undefined for any other node. */
 function requestField (n: CelNode): string | undefined {
@@ -67,7 +58,7 @@ const literalType = (n: CelNode): 'string' | 'number' | undefined =>
 /** The first mistake of the expression's AST, with where it starts; undefined when none is found. Pure. */
 export function lintRule (ast: unknown, context: LintContext): LintProblem | undefined {
   const say = (message: string, n: CelNode): LintProblem => ({ message, offset: n.start ?? 0 })
-  for (const n of nodes(ast)) {
+  for (const n of nodesOf(ast)) {
     const field = requestField(n)
     if (field !== undefined && REQUEST_FIELDS[field] === undefined) {
       const guess = closest(field, Object.keys(REQUEST_FIELDS))
