@@ -1,7 +1,7 @@
 /** The error envelope of every error answer: {"error": {type, code, message, param?, trace_id}}. */
 export interface ErrorBody { type: string, code: string, message: string, param?: string, trace_id: string }
 
-/** An answer of 4xx or 5xx, after the retries it was worth; `code` says what went wrong (docs/errors.md). */
+/** An answer of 4xx or 5xx, after the retries it was worth; `code` says what went wrong (docs/api.md, "Errors"). */
 export class FraudApiError extends Error {
   readonly status: number
   readonly type: string

@@ -13,7 +13,7 @@ import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCom
 import { caseIdForTrace } from '../../domain/records/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
-/** A score bound in a query string: 0..1 as text. */
+/** A score bound in a query string: a number from 0 to 1 (validators.ts reads the text as one). */
 const SCORE = { type: 'number', minimum: 0, maximum: 1 }
 type CaseListQuery = ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string, min_score?: number, max_score?: number, order?: 'created' | 'score' }
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }

@@ -264,11 +264,9 @@ const publicMessage = (err: unknown) =>
 /**
  * Parses and type-checks an expression, compiles its patterns (through `cache`: one per ruleset compile) and
  * bounds its cost; throws RuleSyntaxError naming the position of the problem. Any other failure of the parser
- * or checker (one this project has not met) is a RuleSyntaxError at the start too.
- */
-/**
- * `lint`: the tenant's context to check the expression against as well (lint.ts), when a person is saving or
- * validating it; a stored ruleset is compiled without it.
+ * or checker (one this project has not met) is a RuleSyntaxError at the start too. `lint`: the tenant's context
+ * to check the expression against as well (lint.ts), when a person is saving or validating it; a stored ruleset
+ * is compiled without it.
  */
 export function compileRule (expression: string, cache = new PatternCache(), lint?: LintContext): CompiledRule {
   const tooComplex = complexityError(expression)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class FraudApiError(Exception):
-    """An answer of 4xx or 5xx, after the retries it was worth; ``code`` says what went wrong (docs/errors.md)."""
+    """An answer of 4xx or 5xx, after the retries it was worth; ``code`` says what went wrong (docs/api.md, "Errors")."""
 
     def __init__(self, status: int, error: dict, retry_after: float | None = None) -> None:
         super().__init__(error.get("message", f"HTTP {status}"))
