@@ -1,29 +1,15 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
-import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import type { App } from '../../src/app/app.js'
 import { caseIdForTrace } from '../../src/domain/records/case-commands.js'
-import { caseStateRecord } from '../../src/domain/records/cases.js'
-import { applyCaseCommand } from '../../src/domain/cases/transitions.js'
 import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
-import { DASHBOARD_DIST } from '../../src/dashboard/serve.js'
 import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
+import { browserMissing as missing, expectAccessible, launchBrowser, newPage as openPage, PASSWORD, seedOpenCases, signIn as signInAt } from '../support/browser.js'
 import { startService, stopService, type ServiceProcess } from '../support/child.js'
 import { Receiver } from '../support/receiver.js'
 import { webhookEnv } from '../contract/webhooks.flow.js'
-
-/** Debian's chromium package (.ci/run installs it); CHROMIUM_PATH names another build. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-/** Each page's screenshot, kept by the run (not committed). */
-const SHOTS = path.resolve(import.meta.dirname, '../../test-results/dashboard')
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-const PASSWORD = 'a long enough password'
-const missing = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does)` : !existsSync(path.join(DASHBOARD_DIST, 'index.html')) ? 'the dashboard is not built (npm run build:dashboard)' : undefined
-if (missing !== undefined) console.warn(`[skip] dashboard in a browser: ${missing}`)
 
 let app: App
 let base: string
@@ -32,33 +18,8 @@ let browser: Browser
 const labels: FeedbackLabel[] = []
 const rest = (method: 'GET' | 'POST', url: string, payload?: object) =>
   app.server.inject({ method, url, headers: auth(), ...(payload === undefined ? {} : { payload }) })
-
-async function newPage (): Promise<{ context: BrowserContext, page: Page }> {
-  // bypassCSP lets the test inject axe-core; the CSP itself is checked on the response headers.
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } })
-  const page = await context.newPage()
-  page.setDefaultTimeout(10_000)
-  return { context, page }
-}
-
-async function signIn (page: Page, email: string): Promise<void> {
-  await page.goto(`${base}/dashboard/`)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Review queue' }).waitFor()
-}
-
-/** axe-core's WCAG checks on the page as it is: no serious or critical violation. */
-async function expectAccessible (page: Page, name: string): Promise<void> {
-  await page.addScriptTag({ content: AXE })
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string, impact: string, nodes: unknown[] }> }> } }).axe.run()
-    return result.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }))
-  })
-  expect(violations.filter(v => v.impact === 'serious' || v.impact === 'critical'), name).toEqual([])
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
-}
+const newPage = async () => await openPage(browser)
+const signIn = async (page: Page, email: string) => await signInAt(page, base, email)
 
 async function caseLinkShown (page: Page, caseId: string): Promise<boolean> {
   await page.reload()
@@ -73,12 +34,11 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
   let caseId: string
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true })
     receiver = await Receiver.start()
     // Retries 50,000 times faster than production: a delivery dead-letters after 12 attempts within about 2 s.
     app = await startTestApp({ ...webhookEnv(receiver), WEBHOOK_BACKOFF_SCALE: '0.00002' }, { listen: true })
     base = app.address!.replace('127.0.0.1', 'localhost')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+    browser = await launchBrowser()
     await app.log.subscribe({ group: 'browser-test-labels', topics: [app.topics.feedback], fromBeginning: true, onBatch: async records => { for (const r of records) labels.push(decodeLabel(r.value)) } })
     expect((await rest('POST', '/v1/webhooks', { url: receiver.url, events: ['case.dispositioned'] })).statusCode).toBe(200)
   })
@@ -289,18 +249,7 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
   it('renders and pages a review queue of 10,000 open cases in under a second each', async () => {
     // 10,000 open cases of a tenant of their own, through the cases topic and its view as the case writer's would go.
     const tenant = 'ten_queue'
-    const at = Date.now() - 3_600_000
-    for (let batch = 0; batch < 10; batch++) {
-      const records = Array.from({ length: 1000 }, (_, i) => {
-        const n = batch * 1000 + i
-        const cmd = { id: `cmd_q${n}`, type: 'open' as const, tenant_id: tenant, mode: 'test' as const, case_id: `case_q${String(n).padStart(5, '0')}`, at_ms: at + n, actor: 'case-opener', trace_id: null, reason: 'Flagged', opened_by: 'rule' as const, rules: [n % 2 === 0 ? 'even_rule' : 'odd_rule'], score: (n % 997) / 997, subjects: { user_id: `u${n}` } }
-        const opened = applyCaseCommand(undefined, cmd)
-        if (!opened.accepted) throw new Error(opened.error.message)
-        return caseStateRecord(cmd, { case: opened.case, command: { id: cmd.id, accepted: true } })
-      })
-      await app.log.append(app.topics.cases, records)
-    }
-    await app.cases.catchUp()
+    await seedOpenCases(app, tenant, 10_000)
     await app.dashboard.createUser(tenant, { email: 'queue@example.com', name: 'Quinn', role: 'analyst', password: PASSWORD }, 'test', 'trc_test')
     const { context, page } = await newPage()
     await signIn(page, 'queue@example.com')
@@ -391,7 +340,7 @@ describe.skipIf(missing !== undefined)('the dashboard of a service started as `n
     const dataDir = tempDir('fds-dash-')
     const first = await startService({ DATA_DIR: dataDir })
     let second: ServiceProcess | undefined
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+    const browser = await launchBrowser()
     try {
       await eventually(() => /Create its first admin/.test(first.output()) || undefined, 10000, 'the setup link')
       expect(first.output()).toContain(`Dashboard: ${first.url}/dashboard/`)
