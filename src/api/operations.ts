@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ref, type Named } from './schemas/named.js'
 import { BatchResult, Transaction, TransactionList } from './schemas/decisions.js'
-import { Case, CaseList } from './schemas/cases.js'
+import { BulkDisposition, Case, CaseList, CaseSummary } from './schemas/cases.js'
 import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './schemas/webhooks.js'
 import { ApiKey, ApiKeyList } from './schemas/keys.js'
 import { Override, OverrideList } from './schemas/overrides.js'
@@ -79,6 +79,9 @@ export const OPERATIONS: Record<string, OperationName> = {
   'GET /v1/cases/{id}': op('getCase', 'Cases', 'Read a case', Case),
   'POST /v1/cases/{id}/assign': op('assignCase', 'Cases', 'Assign a case to an analyst', Case),
   'POST /v1/cases/{id}/disposition': op('disposeCase', 'Cases', 'Record a case\u2019s outcome (fraud, legitimate, chargeback)', Case, 'Disposition'),
+  'POST /v1/cases/{id}/notes': op('addCaseNote', 'Cases', 'Add a note to a case', Case, 'CaseNoteInput'),
+  'POST /v1/cases/dispositions': op('disposeCases', 'Cases', 'Record one outcome for many cases, each on its own', BulkDisposition, 'BulkDispositionInput'),
+  'GET /v1/cases/summary': op('getCaseSummary', 'Cases', 'Count the open and in-review cases and age the oldest', CaseSummary),
   'POST /v1/overrides': op('createOverride', 'Overrides', 'Force the decision for a subject', Override, 'OverrideInput'),
   'GET /v1/overrides': op('listOverrides', 'Overrides', 'List overrides', OverrideList),
   'GET /v1/overrides/{id}': op('getOverride', 'Overrides', 'Read an override', Override),

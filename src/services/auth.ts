@@ -9,6 +9,8 @@ export const LEGACY_CUTOFF_MS = Date.parse('2026-09-01T00:00:00Z')
 export interface Principal {
   /** The key's id or the user's id: what audit entries, idempotency keys and rate limits are per. */
   actor: string
+  /** The actor's name when it has one (a dashboard user's), shown beside the id in trails. */
+  name?: string
   scopes: readonly string[]
   tenant: string
   mode: 'live' | 'test'

@@ -166,4 +166,4 @@ export function checkPassword (password: string): void {
 
 /** What a user acts as: their id as the actor, their role's scopes, their tenant, the mode the dashboard shows. */
 export const principalOf = (user: DashboardUser, mode: 'live' | 'test'): Principal =>
-  ({ actor: user.id, scopes: ROLE_SCOPES[user.role], tenant: user.tenant_id, mode })
+  ({ actor: user.id, name: user.name, scopes: ROLE_SCOPES[user.role], tenant: user.tenant_id, mode })

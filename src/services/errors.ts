@@ -43,6 +43,7 @@ export const ERRORS = {
   endpoint_disabled: invalid(409),
   case_closed: invalid(409),
   invalid_transition: invalid(409),
+  case_note_limit: invalid(409),
   idempotency_key_in_use: invalid(409),
   body_too_large: invalid(413),
   event_too_large: invalid(413),

@@ -1,5 +1,6 @@
 import { caseWriter } from './case-writer.js'
 import { subjectsOf } from '../../src/domain/decision/subjects.js'
+import { caseTransactionOf } from '../../src/domain/cases/transaction-summary.js'
 import { mapDecisions, type Topology } from '../../src/stream/topology.js'
 import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 import { caseIdForTrace, commandRecord, type CaseCommand } from '../../src/domain/records/case-commands.js'
@@ -19,7 +20,8 @@ export function openCommandFor (d: TransactionRecord): CaseCommand {
     opened_by: 'rule',
     rules: d.decision.rules,
     score: d.decision.score,
-    subjects: subjectsOf(d.request)
+    subjects: subjectsOf(d.request),
+    transaction: caseTransactionOf(d.request, d.decision)
   }
 }
 

@@ -347,6 +347,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cases/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count the open and in-review cases and age the oldest */
+        get: operations["getCaseSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cases/{id}": {
         parameters: {
             query?: never;
@@ -358,6 +375,40 @@ export interface paths {
         get: operations["getCase"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a note to a case */
+        post: operations["addCaseNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/dispositions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record one outcome for many cases, each on its own */
+        post: operations["disposeCases"];
         delete?: never;
         options?: never;
         head?: never;
@@ -922,21 +973,78 @@ export interface components {
                 };
             })[];
         };
-        /** @description One accepted change of a case: opened, assigned, or dispositioned (with its outcome). */
+        /** @description One accepted change of a case: opened, assigned, a note, or dispositioned (with its outcome and reason). */
         CaseHistoryEntry: {
             /** @enum {string} */
-            type: "opened" | "assigned" | "dispositioned";
+            type: "opened" | "assigned" | "noted" | "dispositioned";
             /** @description Unix time, seconds. */
             at: number;
             /** @description Who made the change: an API key’s id, a dashboard user, or the rule topology. */
             actor: string;
+            /** @description The actor’s name, when it has one (a dashboard user). */
+            actor_name?: string;
             assignee?: string;
             /** @enum {string} */
             outcome?: "fraud" | "safe" | "chargeback";
             reason?: string;
             analyst?: string;
+            /** @description A note’s text. */
+            body?: string;
             /** @description A `safe` outcome: later flags of the case’s subjects are approved until then. */
             demote_until?: number;
+        };
+        /** @description A note an analyst added to a case (POST /v1/cases/{id}/notes); it is in the case’s history too. */
+        CaseNote: {
+            id: string;
+            body: string;
+            /** @description The API key’s id or dashboard user who wrote it. */
+            author: string;
+            author_name: string | null;
+            /** @description Unix time, seconds. */
+            created: number;
+        };
+        /** @description The transaction a case is about, as it was scored: what an analyst triages. */
+        CaseTransaction: {
+            event: string;
+            amount: number | null;
+            currency: string | null;
+            /** @description custom.merchant_id (or terminal_id), or metadata.merchant_id. */
+            merchant: string | null;
+            /** @description custom.channel or metadata.channel. */
+            channel: string | null;
+            location: {
+                /** @description ISO 3166 alpha-2, as the request’s geo.country. */
+                country: string | null;
+                city: string | null;
+                lat: number | null;
+                lon: number | null;
+            } | null;
+            /** @enum {string} */
+            action: "approve" | "flag" | "reject";
+            /** @enum {string} */
+            risk_level: "low" | "medium" | "high";
+            /** @description What raised the score, strongest first, with what each means. */
+            signals: {
+                code: string;
+                description: string;
+            }[];
+            /** @description What shadow rules would have done. */
+            shadow: {
+                /** @enum {string} */
+                action: "approve" | "flag" | "reject";
+                rules: string[];
+            } | null;
+            /** @description On flag and reject: the smallest change of an actionable input (the amount) that would have made the decision approve; null when none would. */
+            counterfactual: {
+                /** @enum {string} */
+                action: "approve";
+                changes: {
+                    /** @enum {string} */
+                    field: "amount";
+                    from: number;
+                    to: number;
+                }[];
+            } | null;
         };
         /** @description A case of the review queue: opened for a flagged decision or by an analyst, assigned, closed with an outcome. */
         Case: {
@@ -973,12 +1081,16 @@ export interface components {
                 ip?: string;
                 card?: string;
             };
+            /** @description The transaction the case is about; null for a case opened on subjects only. */
+            transaction?: components["schemas"]["CaseTransaction"] | null;
             /** @description Unix time, seconds. */
             created: number;
             /** @description Unix time, seconds. */
             updated: number;
             /** @description Every accepted change, oldest first (not in lists). */
             history?: components["schemas"]["CaseHistoryEntry"][];
+            /** @description The notes, oldest first (not in lists). */
+            notes?: components["schemas"]["CaseNote"][];
         };
         /** @description A page of Case objects, in the list's order. */
         CaseList: {
@@ -989,6 +1101,41 @@ export interface components {
             /** @description Whether another page follows (pass the last id as starting_after). */
             has_more: boolean;
             data: components["schemas"]["Case"][];
+        };
+        /** @description The review queue at a glance: open and in-review counts and the age of the oldest. */
+        CaseSummary: {
+            /**
+             * @description The kind of object.
+             * @enum {string}
+             */
+            object: "case_summary";
+            open: number;
+            in_review: number;
+            /** @description When the oldest open or in-review case was opened (unix seconds). */
+            oldest_unclosed_created: number | null;
+            oldest_unclosed_age_seconds: number | null;
+            /** @description Cases in review assigned to the `assignee` asked about. */
+            assigned_in_review?: number;
+        };
+        /** @description The outcome of POST /v1/cases/dispositions: every case given, in order, disposed or with its error. */
+        BulkDisposition: {
+            /**
+             * @description The kind of object.
+             * @enum {string}
+             */
+            object: "bulk_disposition";
+            disposed: number;
+            failed: number;
+            data: {
+                id: string;
+                disposed: boolean;
+                case?: components["schemas"]["Case"];
+                error?: {
+                    type: string;
+                    code: string;
+                    message: string;
+                };
+            }[];
         };
         /** @description Where the service sends signed events. */
         WebhookEndpoint: {
@@ -1778,6 +1925,17 @@ export interface components {
             };
             reason?: string;
         } | unknown | unknown;
+        CaseNoteInput: {
+            body: string;
+        };
+        BulkDispositionInput: {
+            case_ids: string[];
+            /** @enum {string} */
+            outcome: "fraud" | "safe" | "chargeback";
+            analyst: string;
+            reason?: string;
+            demote_for_hours?: number;
+        };
         Disposition: {
             /** @enum {string} */
             outcome: "fraud" | "safe" | "chargeback";
@@ -1908,7 +2066,7 @@ export interface components {
                 };
             };
         };
-        /** @description conflict, resource_exists, resource_in_use, key_not_rotatable, endpoint_disabled, case_closed, invalid_transition, idempotency_key_in_use: a request with this Idempotency-Key is still running, or the change conflicts with the current state. */
+        /** @description conflict, resource_exists, resource_in_use, key_not_rotatable, endpoint_disabled, case_closed, invalid_transition, case_note_limit, idempotency_key_in_use: a request with this Idempotency-Key is still running, or the change conflicts with the current state. */
         Conflict: {
             headers: {
                 /** @description The request’s trace id (as in the body’s trace_id). */
@@ -3165,6 +3323,16 @@ export interface operations {
                 min_score?: number;
                 max_score?: number;
                 order?: "created" | "score";
+                /** @description Only cases about this user. */
+                user_id?: string;
+                /** @description Only cases about this email. */
+                email?: string;
+                /** @description Only cases about this device. */
+                device_id?: string;
+                /** @description Only cases about this ip. */
+                ip?: string;
+                /** @description Only cases about this card fingerprint. */
+                card?: string;
             };
             header?: never;
             path?: never;
@@ -3249,6 +3417,45 @@ export interface operations {
             503: components["responses"]["NotConfirmed"];
         };
     };
+    getCaseSummary: {
+        parameters: {
+            query?: {
+                /** @description Also count the cases in review assigned to this assignee. */
+                assignee?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review queue at a glance: open and in-review counts and the age of the oldest. */
+            200: {
+                headers: {
+                    /** @description The request’s trace id (as in the body’s trace_id). */
+                    "X-Trace-Id": string;
+                    /** @description Sustained requests per second of this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the key’s bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The unix time (seconds) at which the key’s bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseSummary"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotConfirmed"];
+        };
+    };
     getCase: {
         parameters: {
             query?: never;
@@ -3283,6 +3490,108 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotConfirmed"];
+        };
+    };
+    addCaseNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer (below 500) is replayed for 24 h with Idempotent-Replayed: true. The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseNoteInput"];
+            };
+        };
+        responses: {
+            /** @description A case of the review queue: opened for a flagged decision or by an analyst, assigned, closed with an outcome. */
+            200: {
+                headers: {
+                    /** @description The request’s trace id (as in the body’s trace_id). */
+                    "X-Trace-Id": string;
+                    /** @description Sustained requests per second of this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the key’s bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The unix time (seconds) at which the key’s bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyMismatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotConfirmed"];
+        };
+    };
+    disposeCases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer (below 500) is replayed for 24 h with Idempotent-Replayed: true. The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDispositionInput"];
+            };
+        };
+        responses: {
+            /** @description The outcome of POST /v1/cases/dispositions: every case given, in order, disposed or with its error. */
+            200: {
+                headers: {
+                    /** @description The request’s trace id (as in the body’s trace_id). */
+                    "X-Trace-Id": string;
+                    /** @description Sustained requests per second of this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the key’s bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The unix time (seconds) at which the key’s bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkDisposition"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyMismatch"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

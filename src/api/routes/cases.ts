@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../../services/core.js'
-import { CASE_OUTCOMES, type Case, type CaseSubjects } from '../../domain/cases/types.js'
+import { CASE_OUTCOMES, NOTE_MAX_LENGTH, type Case, type CaseSubjects } from '../../domain/cases/types.js'
+import { caseTransactionOf } from '../../domain/cases/transaction-summary.js'
+import type { Subject } from '../../domain/decision/types.js'
 import { subjectsOf, SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
 import { getCase, lookupCaseIdByTrace, scanCases } from '../../stores/cases.js'
@@ -10,13 +12,22 @@ import type { Principal } from '../../services/auth.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { caseResource, DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCommandDeps } from '../../services/case-commands.js'
+import { caseSummary } from '../../services/case-summary.js'
+import { disposeCases, MAX_BULK_CASES } from '../../services/bulk-disposition.js'
 import { caseIdForTrace } from '../../domain/records/case-commands.js'
 
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 /** A score bound in a query string: a number from 0 to 1 (validators.ts reads the text as one). */
 const SCORE = { type: 'number', minimum: 0, maximum: 1 }
-type CaseListQuery = ListQuery & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string, min_score?: number, max_score?: number, order?: 'created' | 'score' }
+type CaseListQuery = ListQuery & Partial<Record<Subject, string>> & { status?: string, outcome?: string, assignee?: string, trace_id?: string, rule?: string, min_score?: number, max_score?: number, order?: 'created' | 'score' }
 const subjectsSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(SUBJECTS.map(s => [s, text(256)])) }
+const dispositionFields = {
+  outcome: { type: 'string', enum: [...CASE_OUTCOMES] },
+  analyst: text(200),
+  reason: text(1000),
+  demote_for_hours: { type: 'integer', minimum: 0, maximum: 24 * 365 }
+}
+type DispositionBody = { outcome: Case['outcome'] & string, analyst: string, reason?: string, demote_for_hours?: number }
 
 export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'state'> & CaseCommandDeps): void {
   const { state, clock } = core
@@ -25,7 +36,11 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     const c = id === undefined ? undefined : await getCase(state, scope, id)
     if (c !== undefined && (startingAfter === undefined || c.id > startingAfter)) yield c
   }
-  const base = (p: Principal, caseId: string) => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: clock(), actor: p.actor })
+  const base = (p: Principal, caseId: string) => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: clock(), actor: p.actor, ...(p.name === undefined ? {} : { actor_name: p.name }) })
+  const disposition = (p: Principal, caseId: string, body: DispositionBody) => {
+    const { outcome, analyst, reason = '', demote_for_hours: hours = DEFAULT_SAFE_DEMOTION_HOURS } = body
+    return { ...base(p, caseId), type: 'disposition' as const, outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }
+  }
 
   app.post<{ Body: { trace_id?: string, subjects?: CaseSubjects, reason?: string } }>('/v1/cases', {
     config: { scope: 'cases:write' },
@@ -44,16 +59,18 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     let subjects = request.body.subjects
     let rules: string[] = []
     let score: number | null = null
+    let transaction = null
     if (traceId !== undefined) {
       const tx = await getTransaction(state, request.scope, traceId)
       if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
       subjects = { ...subjectsOf(tx.request), ...subjects }
       rules = tx.decision.rules
       score = tx.decision.score
+      transaction = caseTransactionOf(tx.request, tx.decision)
     }
     if (subjects === undefined) throw new ApiError('parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
     const caseId = traceId === undefined ? newId('case', clock()) : caseIdForTrace(traceId)
-    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, score, subjects }, request.id)
+    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, score, subjects, transaction }, request.id)
   })
 
   app.get<{ Querystring: CaseListQuery }>('/v1/cases', {
@@ -70,7 +87,8 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
           rule: text(200),
           min_score: SCORE,
           max_score: SCORE,
-          order: { type: 'string', enum: ['created', 'score'] }
+          order: { type: 'string', enum: ['created', 'score'] },
+          ...Object.fromEntries(SUBJECTS.map(s => [s, { ...text(256), description: `Only cases about this ${s === 'card' ? 'card fingerprint' : s.replace('_id', '')}.` }]))
         }
       }
     }
@@ -80,7 +98,8 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     const [min, max] = [q.min_score ?? 0, q.max_score ?? 1]
     const matches = (c: Case) => (q.status === undefined || c.status === q.status) && (q.outcome === undefined || c.outcome === q.outcome) &&
       (q.assignee === undefined || c.assignee === q.assignee) && (q.rule === undefined || c.rules.includes(q.rule)) &&
-      ((q.min_score === undefined && q.max_score === undefined) || (c.score != null && c.score >= min && c.score <= max))
+      ((q.min_score === undefined && q.max_score === undefined) || (c.score != null && c.score >= min && c.score <= max)) &&
+      SUBJECTS.every(s => q[s] === undefined || c.subjects[s] === q[s])
     if (q.order === 'score') {
       // Highest score first (then oldest): every matching case of the tenant and mode is read and sorted.
       const all: Case[] = []
@@ -95,34 +114,46 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     return { object: 'list', url: '/v1/cases', has_more: page.has_more, data: page.data.map(c => caseResource(c, false)) }
   })
 
+  app.get<{ Querystring: { assignee?: string } }>('/v1/cases/summary', {
+    config: { scope: 'cases:read' },
+    schema: { querystring: { type: 'object', additionalProperties: false, properties: { assignee: { ...text(200), description: 'Also count the cases in review assigned to this assignee.' } } } }
+  }, request => caseSummary(state, request.scope, clock(), request.query.assignee))
+
   app.get<{ Params: { id: string } }>('/v1/cases/:id', { config: { scope: 'cases:read' } }, async request => {
     const c = await getCase(state, request.scope, request.params.id)
     if (c === undefined) throw notFound('case', request.params.id)
+    // Cases opened before their transaction was kept on them: read it from the decision, if it is still kept.
+    if (c.transaction === undefined && c.trace_id !== null) {
+      const tx = await getTransaction(state, request.scope, c.trace_id)
+      return caseResource(c, true, tx === undefined ? null : caseTransactionOf(tx.request, tx.decision))
+    }
     return caseResource(c)
   })
+
+  app.post<{ Params: { id: string }, Body: { body: string } }>('/v1/cases/:id/notes', {
+    config: { scope: 'cases:write' },
+    schema: { body: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH, pattern: '\\S' } } } }
+  }, request => runCaseCommand(core, { ...base(request.caller, request.params.id), type: 'note', body: request.body.body }, request.id))
+
+  app.post<{ Body: DispositionBody & { case_ids: string[] } }>('/v1/cases/dispositions', {
+    config: { scope: 'cases:write' },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['case_ids', 'outcome', 'analyst'],
+        properties: { case_ids: { type: 'array', minItems: 1, maxItems: MAX_BULK_CASES, uniqueItems: true, items: text(64) }, ...dispositionFields }
+      }
+    }
+  }, request => disposeCases(request.body.case_ids, id => runCaseCommand(core, disposition(request.caller, id, request.body), request.id)))
 
   app.post<{ Params: { id: string }, Body: { assignee: string } }>('/v1/cases/:id/assign', {
     config: { scope: 'cases:write' },
     schema: { body: { type: 'object', additionalProperties: false, required: ['assignee'], properties: { assignee: text(200) } } }
   }, request => runCaseCommand(core, { ...base(request.caller, request.params.id), type: 'assign', assignee: request.body.assignee }, request.id))
 
-  app.post<{ Params: { id: string }, Body: { outcome: Case['outcome'] & string, analyst: string, reason?: string, demote_for_hours?: number } }>('/v1/cases/:id/disposition', {
+  app.post<{ Params: { id: string }, Body: DispositionBody }>('/v1/cases/:id/disposition', {
     config: { scope: 'cases:write' },
-    schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['outcome', 'analyst'],
-        properties: {
-          outcome: { type: 'string', enum: [...CASE_OUTCOMES] },
-          analyst: text(200),
-          reason: text(1000),
-          demote_for_hours: { type: 'integer', minimum: 0, maximum: 24 * 365 }
-        }
-      }
-    }
-  }, request => {
-    const { outcome, analyst, reason = '', demote_for_hours: hours = DEFAULT_SAFE_DEMOTION_HOURS } = request.body
-    return runCaseCommand(core, { ...base(request.caller, request.params.id), type: 'disposition', outcome, analyst, reason, demote_for_ms: hours * 3_600_000 }, request.id)
-  })
+    schema: { body: { type: 'object', additionalProperties: false, required: ['outcome', 'analyst'], properties: dispositionFields } }
+  }, request => runCaseCommand(core, disposition(request.caller, request.params.id, request.body), request.id))
 }

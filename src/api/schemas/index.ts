@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Named } from './named.js'
 import { Health, Readiness } from './health.js'
 import { BatchResult, Decision, Transaction, TransactionList } from './decisions.js'
-import { Case, CaseHistoryEntry, CaseList } from './cases.js'
+import { BulkDisposition, Case, CaseHistoryEntry, CaseList, CaseNote, CaseSummary, CaseTransaction } from './cases.js'
 import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
 import { ApiKey, ApiKeyList } from './keys.js'
 import { Override, OverrideList } from './overrides.js'
@@ -20,7 +20,7 @@ import { EVENTS, WebhookEvent } from './events.js'
 const ALL: Named[] = [
   Health, Readiness,
   Decision, Transaction, TransactionList, BatchResult,
-  CaseHistoryEntry, Case, CaseList,
+  CaseHistoryEntry, CaseNote, CaseTransaction, Case, CaseList, CaseSummary, BulkDisposition,
   WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay,
   ApiKey, ApiKeyList,
   Override, OverrideList,

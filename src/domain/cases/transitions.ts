@@ -1,4 +1,4 @@
-import { CASE_OUTCOMES, type Case, type CaseEntry } from './types.js'
+import { CASE_OUTCOMES, MAX_NOTES, type Case, type CaseEntry } from './types.js'
 import type { CaseCommand } from '../records/case-commands.js'
 import type { CommandError } from '../records/cases.js'
 
@@ -12,11 +12,12 @@ const reject = (status: CommandError['status'], code: CommandError['code'], mess
  * The case state machine, pure. Applied by the single writer of the case (the partition that owns its id).
  *   open                       -> a new case in `open`; a second open of the same id is refused (resource_exists)
  *   assign      open|in_review -> in_review with the assignee (reassignment allowed); closed -> 409
+ *   note        any status     -> the same status, the note in the history (at most MAX_NOTES; then 409)
  *   disposition open|in_review -> closed with the outcome fraud, safe or chargeback
  *   disposition closed(safe|fraud) -> closed(chargeback) with outcome chargeback; any other -> 409
  */
 export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): Transition {
-  const base = { command_id: cmd.id, at_ms: cmd.at_ms, actor: cmd.actor }
+  const base = { command_id: cmd.id, at_ms: cmd.at_ms, actor: cmd.actor, ...(cmd.actor_name === undefined ? {} : { actor_name: cmd.actor_name }) }
   if (cmd.type === 'open') {
     if (current !== undefined) return reject(409, 'resource_exists', `Case ${cmd.case_id} already exists.`)
     const entry: CaseEntry = { ...base, type: 'opened', reason: cmd.reason }
@@ -36,6 +37,7 @@ export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): 
         rules: cmd.rules,
         score: cmd.score ?? null,
         subjects: cmd.subjects,
+        ...(cmd.transaction === undefined ? {} : { transaction: cmd.transaction }),
         created_ms: cmd.at_ms,
         updated_ms: cmd.at_ms,
         version: 1,
@@ -47,6 +49,10 @@ export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): 
   const next = (changes: Partial<Case>, entry: CaseEntry): Transition =>
     ({ accepted: true, entry, case: { ...current, ...changes, updated_ms: cmd.at_ms, version: current.version + 1, history: [...current.history, entry] } })
 
+  if (cmd.type === 'note') {
+    if (current.history.filter(e => e.type === 'noted').length >= MAX_NOTES) return reject(409, 'case_note_limit', `Case ${current.id} has ${MAX_NOTES} notes, the most a case keeps.`)
+    return next({}, { ...base, type: 'noted', body: cmd.body })
+  }
   if (cmd.type === 'assign') {
     if (current.status === 'closed') return reject(409, 'case_closed', `Case ${current.id} is closed.`)
     return next({ status: 'in_review', assignee: cmd.assignee }, { ...base, type: 'assigned', assignee: cmd.assignee })

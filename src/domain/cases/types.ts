@@ -1,5 +1,6 @@
 import type { Subject } from '../decision/types.js'
 import type { Mode } from '../scope.js'
+import type { CaseTransaction } from './transaction-summary.js'
 
 /**
  * A case: opened by a `flag` decision (case-opener topology) or by an analyst, reviewed, then closed with an
@@ -12,12 +13,20 @@ export const CASE_OUTCOMES: readonly CaseOutcome[] = ['fraud', 'safe', 'chargeba
 /** Who a case is about (card = custom.card_fingerprint): its Stage 3 gates and deny-list entries apply to them. */
 export type CaseSubjects = Partial<Record<Subject, string>>
 
-/** One accepted transition, kept in the case's history. */
+/** A case keeps at most this many notes; a note is at most NOTE_MAX_LENGTH characters. */
+export const MAX_NOTES = 100
+export const NOTE_MAX_LENGTH = 5000
+
+/** One accepted change, kept in the case's history: its trail, notes included. */
 export interface CaseEntry {
   command_id: string
-  type: 'opened' | 'assigned' | 'dispositioned'
+  type: 'opened' | 'assigned' | 'noted' | 'dispositioned'
   at_ms: number
   actor: string
+  /** The actor's name when it has one (a dashboard user's), as it was then. */
+  actor_name?: string
+  /** A note's text. */
+  body?: string
   assignee?: string
   outcome?: CaseOutcome
   reason?: string
@@ -41,6 +50,8 @@ export interface Case {
   /** The decision's score, when the case is about a scored transaction (absent on cases opened before it was kept). */
   score?: number | null
   subjects: CaseSubjects
+  /** The transaction the case is about, as it was scored (absent on cases opened without one, or before it was kept). */
+  transaction?: CaseTransaction | null
   created_ms: number
   updated_ms: number
   /** Number of accepted transitions; the state with the highest version wins. */

@@ -141,7 +141,8 @@ export function dimensionValue (request: ScoreRequest, dimension: string): strin
   }
 }
 
-function customValue (request: ScoreRequest, key: string): string | undefined {
+/** A custom key's value as text (a number as its decimal text), if it has one. */
+export function customValue (request: ScoreRequest, key: string): string | undefined {
   const v = request.custom?.[key]
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined
 }

@@ -186,6 +186,15 @@ class FraudClient:
     def dispose_case(self, case_id: str, **disposition: Unpack[m.Disposition]) -> m.Case:
         return self.request("POST", f"/v1/cases/{_p(case_id)}/disposition", json=disposition)
 
+    def add_case_note(self, case_id: str, body: str) -> m.Case:
+        return self.request("POST", f"/v1/cases/{_p(case_id)}/notes", json={"body": body})
+
+    def dispose_cases(self, **dispositions: Unpack[m.BulkDispositionInput]) -> m.BulkDisposition:
+        return self.request("POST", "/v1/cases/dispositions", json=dispositions)
+
+    def get_case_summary(self, **query: Any) -> m.CaseSummary:
+        return self.request("GET", "/v1/cases/summary", params=query)
+
     def create_override(self, **override: Unpack[m.OverrideInput]) -> m.Override:
         return self.request("POST", "/v1/overrides", json=override)
 

@@ -159,17 +159,79 @@ class BatchResult(TypedDict, closed=True):
 
 class CaseHistoryEntry(TypedDict, closed=True):
     """
-    One accepted change of a case: opened, assigned, or dispositioned (with its outcome).
+    One accepted change of a case: opened, assigned, a note, or dispositioned (with its outcome and reason).
     """
 
-    type: Literal['opened', 'assigned', 'dispositioned']
+    type: Literal['opened', 'assigned', 'noted', 'dispositioned']
     at: int
     actor: str
+    actor_name: NotRequired[str]
     assignee: NotRequired[str]
     outcome: NotRequired[Literal['fraud', 'safe', 'chargeback']]
     reason: NotRequired[str]
     analyst: NotRequired[str]
+    body: NotRequired[str]
     demote_until: NotRequired[int]
+
+
+class CaseNote(TypedDict, closed=True):
+    """
+    A note an analyst added to a case (POST /v1/cases/{id}/notes); it is in the case’s history too.
+    """
+
+    id: str
+    body: str
+    author: str
+    author_name: str | None
+    created: int
+
+
+class Location(TypedDict, closed=True):
+    country: str | None
+    city: str | None
+    lat: float | None
+    lon: float | None
+
+
+class Signal(TypedDict, closed=True):
+    code: str
+    description: str
+
+
+class Shadow1(TypedDict):
+    """
+    What shadow rules would have done.
+    """
+
+    action: Literal['approve', 'flag', 'reject']
+    rules: list[str]
+
+
+class Counterfactual1(TypedDict):
+    """
+    On flag and reject: the smallest change of an actionable input (the amount) that would have made the decision approve; null when none would.
+    """
+
+    action: Literal['approve']
+    changes: list[Change]
+
+
+class CaseTransaction(TypedDict, closed=True):
+    """
+    The transaction a case is about, as it was scored: what an analyst triages.
+    """
+
+    event: str
+    amount: float | None
+    currency: str | None
+    merchant: str | None
+    channel: str | None
+    location: Location | None
+    action: Literal['approve', 'flag', 'reject']
+    risk_level: Literal['low', 'medium', 'high']
+    signals: list[Signal]
+    shadow: Shadow1 | None
+    counterfactual: Counterfactual1 | None
 
 
 class Subjects(TypedDict, closed=True):
@@ -201,9 +263,11 @@ class Case(TypedDict, closed=True):
     rules: list[str]
     score: float | None
     subjects: Subjects
+    transaction: NotRequired[CaseTransaction | None]
     created: int
     updated: int
     history: NotRequired[list[CaseHistoryEntry]]
+    notes: NotRequired[list[CaseNote]]
 
 
 class CaseList(TypedDict, closed=True):
@@ -215,6 +279,43 @@ class CaseList(TypedDict, closed=True):
     url: str
     has_more: bool
     data: list[Case]
+
+
+class CaseSummary(TypedDict, closed=True):
+    """
+    The review queue at a glance: open and in-review counts and the age of the oldest.
+    """
+
+    object: Literal['case_summary']
+    open: int
+    in_review: int
+    oldest_unclosed_created: int | None
+    oldest_unclosed_age_seconds: int | None
+    assigned_in_review: NotRequired[int]
+
+
+class Error1(TypedDict, closed=True):
+    type: str
+    code: str
+    message: str
+
+
+class Datum(TypedDict):
+    id: str
+    disposed: bool
+    case: NotRequired[Case]
+    error: NotRequired[Error1]
+
+
+class BulkDisposition(TypedDict, closed=True):
+    """
+    The outcome of POST /v1/cases/dispositions: every case given, in order, disposed or with its error.
+    """
+
+    object: Literal['bulk_disposition']
+    disposed: int
+    failed: int
+    data: list[Datum]
 
 
 class WebhookEndpoint(TypedDict, closed=True):
@@ -572,7 +673,7 @@ Backtest = TypedDict(
 )
 
 
-class Error1(TypedDict, closed=True):
+class Error2(TypedDict, closed=True):
     message: str
     line: int
     column: int
@@ -586,7 +687,7 @@ class ExpressionCheck(TypedDict, closed=True):
 
     object: Literal['expression_check']
     valid: bool
-    error: Error1 | None
+    error: Error2 | None
     cost: float | None
 
 
@@ -752,7 +853,7 @@ class ClientCa(TypedDict, closed=True):
     server_certificate_sha256: str | None
 
 
-class Signal(TypedDict, closed=True):
+class Signal1(TypedDict, closed=True):
     """
     A signal change: a SIM swap of a user, or an IP reputation entry.
     """
@@ -907,7 +1008,7 @@ WebhookEvent: TypeAlias = (
 )
 
 
-class Error3(TypedDict):
+class Error4(TypedDict):
     type: str
     code: str
     message: str
@@ -915,12 +1016,12 @@ class Error3(TypedDict):
     trace_id: str
 
 
-class Error2(TypedDict):
+class Error3(TypedDict):
     """
     The error envelope of every error response.
     """
 
-    error: Error3
+    error: Error4
 
 
 PlainJson: TypeAlias = Optional[
@@ -1001,6 +1102,21 @@ class CaseInput2(TypedDict, closed=True):
 
 
 CaseInput: TypeAlias = CaseInput1 | CaseInput2
+
+
+class CaseNoteInput(TypedDict, closed=True):
+    body: str
+
+
+CaseId: TypeAlias = str
+
+
+class BulkDispositionInput(TypedDict, closed=True):
+    case_ids: list[CaseId]
+    outcome: Literal['fraud', 'safe', 'chargeback']
+    analyst: str
+    reason: NotRequired[str]
+    demote_for_hours: NotRequired[int]
 
 
 class Disposition(TypedDict, closed=True):
