@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { ref, type Named } from './schemas/named.js'
 import { BatchResult, Transaction, TransactionList } from './schemas/decisions.js'
 import { BulkDisposition, Case, CaseList, CaseSummary } from './schemas/cases.js'
-import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './schemas/webhooks.js'
+import { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './schemas/webhooks.js'
 import { ApiKey, ApiKeyList } from './schemas/keys.js'
 import { Override, OverrideList } from './schemas/overrides.js'
 import { Rollout, RolloutList, Rule, RuleList, ValueList, ValueListList } from './schemas/rules.js'
@@ -62,6 +62,8 @@ export const OPERATIONS: Record<string, OperationName> = {
   'POST /v1/rules/rollout': op('startRollout', 'Rules', 'Roll out a pack of rules in shadow for a share of traffic', Rollout, 'RolloutInput'),
   'GET /v1/rules/rollout': op('listRollouts', 'Rules', 'List rollouts', RolloutList),
   'GET /v1/rules/rollout/{pack}': op('getRollout', 'Rules', 'Read a rollout and its runs', Rollout),
+  'POST /v1/rules/rollout/{pack}/stop': op('stopRollout', 'Rules', 'Stop a pack\u2019s running rollout (its rules then run nowhere)', Rollout),
+  'POST /v1/rules/rollout/{pack}/promote': op('promoteRollout', 'Rules', 'Promote a pack: its rules decide for every request (enforce)', Rollout),
   'POST /v1/rules/{id}/backtest': op('backtestRule', 'Rules', 'Backtest a rule or a draft over stored decisions and labels', Backtest),
   'POST /v1/rules/validate': op('validateRule', 'Rules', 'Check a rule expression without saving it', ExpressionCheck),
   'GET /v1/rules/hits': op('listRuleHits', 'Rules', 'How often each rule matched in the last hours', RuleHits),
@@ -95,7 +97,8 @@ export const OPERATIONS: Record<string, OperationName> = {
   'POST /v1/webhooks/{id}/rotate_secret': op('rotateWebhookSecret', 'Webhooks', 'Rotate an endpoint\u2019s signing secret (the old one signs for 24 h more)', WebhookEndpoint),
   'GET /v1/webhooks/{id}/deliveries': op('listWebhookDeliveries', 'Webhooks', 'List an endpoint\u2019s deliveries', WebhookDeliveryList),
   'GET /v1/webhooks/{id}/deliveries/{delivery}': op('getWebhookDelivery', 'Webhooks', 'Read a delivery with its attempts', WebhookDelivery),
-  'POST /v1/webhooks/{id}/deliveries/{delivery}/replay': op('replayWebhookDelivery', 'Webhooks', 'Deliver an event again', WebhookDeliveryReplay),
+  'POST /v1/webhooks/{id}/deliveries/{delivery}/replay': op('replayWebhookDelivery', 'Webhooks', 'Deliver an event again: answers the new delivery (replay_of names this one)', WebhookDelivery),
+  'POST /v1/webhooks/{id}/deliveries/replay': op('replayWebhookDeliveries', 'Webhooks', 'Deliver several events again: the deliveries named, or the failed ones not replayed yet (up to 100 a call)', WebhookDeliveryList, 'WebhookDeliveriesReplayInput'),
   'POST /v1/keys': op('createApiKey', 'API keys', 'Create an API key (a secret key is shown once)', ApiKey, 'ApiKeyInput'),
   'GET /v1/keys': op('listApiKeys', 'API keys', 'List API keys', ApiKeyList),
   'GET /v1/keys/{id}': op('getApiKey', 'API keys', 'Read an API key', ApiKey),

@@ -39,8 +39,11 @@ export const ERRORS = {
   conflict: invalid(409),
   resource_exists: invalid(409),
   resource_in_use: invalid(409),
+  /** POST /v1/rules/rollout naming rules that decide now, without demote_enforced: true (docs/rules.md). */
+  rollout_demotes_enforced: invalid(409),
   key_not_rotatable: invalid(409),
   endpoint_disabled: invalid(409),
+  event_not_subscribed: invalid(409),
   case_closed: invalid(409),
   invalid_transition: invalid(409),
   case_note_limit: invalid(409),

@@ -117,7 +117,7 @@ export function hostileEgressSuite (transport: string, start: (receiver: Receive
       const first = (await deliveriesOf(stored[0]!.id))[0]!
       const replay = await call('POST', `/v1/webhooks/${stored[0]!.id}/deliveries/${first.id}/replay`)
       expect(replay.statusCode).toBe(200)
-      const replayed = await eventually(async () => (await deliveriesOf(stored[0]!.id)).find(d => d.id === replay.json().delivery && d.attempts_count >= 1), 30000, 'the replay attempted')
+      const replayed = await eventually(async () => (await deliveriesOf(stored[0]!.id)).find(d => d.id === replay.json().id && d.attempts_count >= 1), 30000, 'the replay attempted')
       expect(replayed.last_error).toBe(DELIVERY_ERRORS.refused)
       // The receiver listens and trusts nothing else: had any attempt connected, it would have been delivered.
       expect(receiver.connections).toBe(0)

@@ -122,10 +122,10 @@ export function webhookFlowSuite (transport: string, start: (receiver: Receiver)
       await call(a, 'POST', `/v1/webhooks/${gone.id}`, { status: 'enabled' })
       receiver.respond = () => ({ status: 200 })
       const replay = (await call(a, 'POST', `/v1/webhooks/${gone.id}/deliveries/${failed.id}/replay`)).json()
-      expect(replay).toMatchObject({ object: 'webhook_delivery_replay', replay_of: failed.id })
+      expect(replay).toMatchObject({ object: 'webhook_delivery', status: 'pending', replay_of: failed.id })
       const replayed = await eventually(async () => {
         const list = (await call(b, 'GET', `/v1/webhooks/${gone.id}/deliveries?status=succeeded`)).json().data as Array<{ id: string, replay_of: string, event: { id: string } }>
-        return list.find(d => d.id === replay.delivery)
+        return list.find(d => d.id === replay.id)
       }, 30000, 'replayed delivery succeeded')
       expect(replayed).toMatchObject({ replay_of: failed.id, event: { id: failed.event.id } })
       expect(receiver.accepted(r => r.event.id === failed.event.id).size).toBe(1)

@@ -1,22 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import { getDeliveryView, getEndpoint, scanDeliveries, scanEndpoints } from '../../stores/webhooks.js'
+import { failedUnreplayedIds, getDeliveryView, getEndpoint, scanDeliveries, scanDeliveriesNewestFirst, scanEndpoints } from '../../stores/webhooks.js'
+import type { StateDb } from '../../stores/state-db.js'
 import type { Scope } from '../../domain/scope.js'
 import { newWebhookSecret } from '../../domain/webhooks/signature.js'
-import { deliveryIdFor, EVENT_TYPES, type EventType, type WebhookEndpoint } from '../../domain/webhooks/types.js'
+import { deliveryIdFor, EVENT_TYPES, newReplayId, type EventType, type WebhookEndpoint } from '../../domain/webhooks/types.js'
+import { endpointHealth, HEALTH_WINDOW } from '../../domain/webhooks/health.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
 import { type WebhookRecord, webhookRecord } from '../../domain/records/webhooks.js'
-import type { Delivery } from '../../domain/records/webhook-deliveries.js'
+import { deliveryRecord, type Delivery } from '../../domain/records/webhook-deliveries.js'
 import { replayRecord } from '../../domain/records/events.js'
 import type { EgressPolicy } from '../../domain/webhooks/egress-policy.js'
 import { shownDeliveryError } from '../../domain/webhooks/delivery-errors.js'
+import { appendConfirmed } from '../../stream/confirmation.js'
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
+/** The most deliveries one replay call queues: what a tenant's call can cost is bounded. */
+export const REPLAY_BATCH_LIMIT = 100
 
-export function endpointResource (e: WebhookEndpoint, secret?: string) {
+export function endpointResource (e: WebhookEndpoint, health: Awaited<ReturnType<typeof healthResource>>, secret?: string) {
   return {
     object: 'webhook_endpoint',
     id: e.id,
@@ -26,9 +31,18 @@ export function endpointResource (e: WebhookEndpoint, secret?: string) {
     description: e.description,
     status: e.status,
     disabled_reason: e.disabled_reason,
+    health,
     created: Math.floor(e.created_ms / 1000),
     ...(secret === undefined ? {} : { secret })
   }
+}
+
+/** An endpoint's health on its newest HEALTH_WINDOW deliveries (one bounded reverse scan). */
+async function healthResource (state: StateDb, scope: Scope, endpointId: string) {
+  const newest: Delivery[] = []
+  for await (const d of scanDeliveriesNewestFirst(state, scope, endpointId, undefined, HEALTH_WINDOW)) newest.push(d)
+  const h = endpointHealth(newest)
+  return { state: h.state, window: h.window, succeeded: h.succeeded, failed: h.failed, retrying: h.retrying, last_success: h.last_success_ms === null ? null : Math.floor(h.last_success_ms / 1000) }
 }
 
 export function deliveryResource (d: Delivery) {
@@ -80,7 +94,7 @@ const urlSchema = {
 const eventsSchema = { type: 'array', minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, items: { type: 'string', enum: [...EVENT_TYPES] } }
 const descriptionSchema = { type: 'string', maxLength: 1000 }
 
-export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'log' | 'state' | 'topics' | 'webhooks' | 'webhookEgress'>): void {
+export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 'clock' | 'deliveries' | 'log' | 'state' | 'topics' | 'webhooks' | 'webhookEgress'>): void {
   const { state, clock } = core
   const scopeOf = (request: FastifyRequest): Scope => ({ tenant: request.caller.tenant, mode: request.caller.mode })
   const find = async (request: FastifyRequest, id: string) => {
@@ -96,6 +110,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action, object_type: 'webhook_endpoint', object_id: id, trace_id: request.id, data })
   }
   const config = { scope: 'webhooks:manage' }
+  const resource = async (request: FastifyRequest, e: WebhookEndpoint, secret?: string) => endpointResource(e, await healthResource(state, scopeOf(request), e.id), secret)
 
   app.post<{ Body: { url: string, events: EventType[], description?: string } }>('/v1/webhooks', {
     config,
@@ -109,15 +124,15 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
       status: 'enabled', disabled_reason: null, secrets: [{ secret, created_ms: now, expires_ms: null }], created_ms: now, updated_ms: now
     }
     await publish(request, endpoint.id, endpoint, 'webhook_endpoint.created', { url: endpoint.url, events: endpoint.events })
-    return endpointResource(endpoint, secret)
+    return await resource(request, endpoint, secret)
   })
 
   app.get<{ Querystring: ListQuery }>('/v1/webhooks', { config, schema: { querystring: listQuerySchema } }, async request => {
     const page = await pageOf(scanEndpoints(state, scopeOf(request), request.query.starting_after), () => true, request.query)
-    return { object: 'list', url: '/v1/webhooks', has_more: page.has_more, data: page.data.map(e => endpointResource(e)) }
+    return { object: 'list', url: '/v1/webhooks', has_more: page.has_more, data: await Promise.all(page.data.map(async e => await resource(request, e))) }
   })
 
-  app.get<{ Params: { id: string } }>('/v1/webhooks/:id', { config }, async request => endpointResource(await find(request, request.params.id)))
+  app.get<{ Params: { id: string } }>('/v1/webhooks/:id', { config }, async request => await resource(request, await find(request, request.params.id)))
 
   app.post<{ Params: { id: string }, Body: { url?: string, events?: EventType[], description?: string, status?: 'enabled' | 'disabled' } }>('/v1/webhooks/:id', {
     config,
@@ -142,7 +157,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
       updated_ms: clock()
     }
     await publish(request, current.id, updated, 'webhook_endpoint.updated', { ...b })
-    return endpointResource(updated)
+    return await resource(request, updated)
   })
 
   app.delete<{ Params: { id: string } }>('/v1/webhooks/:id', { config }, async request => {
@@ -162,17 +177,34 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     ]
     const updated = { ...current, secrets, updated_ms: now }
     await publish(request, current.id, updated, 'webhook_endpoint.secret_rotated', { previous_secrets_expire: Math.floor(overlapEnds / 1000) })
-    return { ...endpointResource(updated, secret), previous_secret_expires: Math.floor(overlapEnds / 1000) }
+    return { ...await resource(request, updated, secret), previous_secret_expires: Math.floor(overlapEnds / 1000) }
   })
 
-  app.get<{ Params: { id: string }, Querystring: ListQuery & { status?: Delivery['status'] } }>('/v1/webhooks/:id/deliveries', {
+  app.get<{ Params: { id: string }, Querystring: ListQuery & { ending_before?: string, status?: Delivery['status'] } }>('/v1/webhooks/:id/deliveries', {
     config,
-    schema: { querystring: { ...listQuerySchema, properties: { ...listQuerySchema.properties, status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } } } }
+    schema: {
+      querystring: {
+        ...listQuerySchema,
+        properties: {
+          ...listQuerySchema.properties,
+          starting_after: { type: 'string', minLength: 1, description: 'A delivery id: the page holds the deliveries older than it (the last id of the page before).' },
+          ending_before: { type: 'string', minLength: 1, description: 'A delivery id: the page holds the deliveries newer than it (the first id of the page after), newest first; has_more then says whether even newer ones exist.' },
+          status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] }
+        }
+      }
+    }
   }, async request => {
     const endpoint = await find(request, request.params.id)
     const q = request.query
-    const page = await pageOf(scanDeliveries(state, scopeOf(request), endpoint.id, q.starting_after), d => q.status === undefined || d.status === q.status, q)
-    return { object: 'list', url: `/v1/webhooks/${endpoint.id}/deliveries`, has_more: page.has_more, data: page.data.map(deliveryResource) }
+    if (q.starting_after !== undefined && q.ending_before !== undefined) throw new ApiError('parameter_invalid', "Give 'starting_after' or 'ending_before', not both.", 'ending_before')
+    const keep = (d: Delivery) => q.status === undefined || d.status === q.status
+    const scope = scopeOf(request)
+    // Newest first. ending_before reads toward newer deliveries (id order) and turns the page around.
+    const page = q.ending_before === undefined
+      ? await pageOf(scanDeliveriesNewestFirst(state, scope, endpoint.id, q.starting_after), keep, q)
+      : await pageOf(scanDeliveries(state, scope, endpoint.id, q.ending_before), keep, q)
+    const data = q.ending_before === undefined ? page.data : page.data.reverse()
+    return { object: 'list', url: `/v1/webhooks/${endpoint.id}/deliveries`, has_more: page.has_more, data: data.map(deliveryResource) }
   })
 
   const findDelivery = async (request: FastifyRequest, endpointId: string, id: string) => {
@@ -188,16 +220,69 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     return { ...deliveryResource(d), payload: JSON.parse(d.payload) as unknown }
   })
 
+  /**
+   * Sends these deliveries' events again to their endpoint, each as a new delivery that names the one it
+   * replays (replay_of). The new deliveries' first state (queued, version 0) is published and applied here
+   * before answering, so each id answered is found by GET at once; then the events go back on the events
+   * topic addressed to this endpoint only, with the replay's id from which the delivery process derives the
+   * same delivery id (deliveryIdFor).
+   */
+  const replay = async (request: FastifyRequest, endpoint: WebhookEndpoint, originals: Delivery[]): Promise<Delivery[]> => {
+    if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
+    const unsubscribed = originals.find(d => !endpoint.events.includes(d.event_type))
+    if (unsubscribed !== undefined) throw new ApiError('event_not_subscribed', `Webhook endpoint ${endpoint.id} no longer subscribes to ${unsubscribed.event_type} (delivery ${unsubscribed.id}); add the event type before replaying.`)
+    const p = request.caller
+    const now = clock()
+    const queued = originals.map(d => {
+      const replayId = newReplayId(now)
+      const created = (JSON.parse(d.payload) as { created: number }).created
+      const delivery: Delivery = { ...d, id: deliveryIdFor({ id: d.event_id, created }, endpoint.id, replayId), status: 'pending', attempts: [], next_attempt_ms: now, created_ms: now, replay_of: d.id, version: 0 }
+      return { replayId, original: d, delivery }
+    })
+    if (queued.length === 0) return []
+    const applied = Promise.all(queued.map(async q => await core.deliveries.expect(`${q.delivery.id}@0`)))
+    applied.catch(() => {})
+    await appendConfirmed(core.log, core.topics.webhookDeliveries, queued.map(q => deliveryRecord(q.delivery)))
+    await core.log.append(core.topics.events, queued.map(q => replayRecord(p.tenant, q.original.payload, q.original.event_type, q.original.event_id, { endpoint: endpoint.id, id: q.replayId, of: q.original.id })))
+    await applied
+    await Promise.all(queued.map(async q => await core.audit.record({
+      tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: 'webhook_delivery.replayed', object_type: 'webhook_endpoint', object_id: endpoint.id, trace_id: request.id, data: { delivery: q.original.id, replay: q.delivery.id }
+    })))
+    return queued.map(q => q.delivery)
+  }
+
   app.post<{ Params: { id: string, delivery: string } }>('/v1/webhooks/:id/deliveries/:delivery/replay', { config }, async request => {
     const endpoint = await find(request, request.params.id)
     const d = await findDelivery(request, endpoint.id, request.params.delivery)
-    if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it before replaying.`)
-    const replayId = newId('rpl', clock())
-    const p = request.caller
-    // The same event (same id and body) goes back on the events topic addressed to this endpoint only.
-    await core.log.append(core.topics.events, [replayRecord(p.tenant, d.payload, d.event_type, d.event_id, { endpoint: endpoint.id, id: replayId, of: d.id })])
-    await core.audit.record({ tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: 'webhook_delivery.replayed', object_type: 'webhook_endpoint', object_id: endpoint.id, trace_id: request.id, data: { delivery: d.id, replay: replayId } })
-    const created = (JSON.parse(d.payload) as { created: number }).created
-    return { object: 'webhook_delivery_replay', id: replayId, delivery: deliveryIdFor({ id: d.event_id, created }, endpoint.id, replayId), webhook_endpoint: endpoint.id, replay_of: d.id, status: 'queued' }
+    const [delivery] = await replay(request, endpoint, [d])
+    return deliveryResource(delivery!)
+  })
+
+  // Several at once: the ids given (all found, or nothing replayed), or the dead letters not replayed yet, newest first.
+  app.post<{ Params: { id: string }, Body: { deliveries?: string[] } }>('/v1/webhooks/:id/deliveries/replay', {
+    config,
+    // No body reads as {}: every failed delivery not replayed yet.
+    preValidation: async request => { request.body ??= {} },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          deliveries: {
+            type: 'array', minItems: 1, maxItems: REPLAY_BATCH_LIMIT, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 64 },
+            description: `Delivery ids of this endpoint, at most ${REPLAY_BATCH_LIMIT}. Without it: the endpoint's failed deliveries not replayed yet, newest first, at most ${REPLAY_BATCH_LIMIT} (has_more: more remain; call again).`
+          }
+        }
+      }
+    }
+  }, async request => {
+    const endpoint = await find(request, request.params.id)
+    const scope = scopeOf(request)
+    const ids = request.body.deliveries ?? await failedUnreplayedIds(state, scope, endpoint.id, REPLAY_BATCH_LIMIT + 1)
+    const chosen = ids.slice(0, REPLAY_BATCH_LIMIT)
+    const originals: Delivery[] = []
+    for (const id of chosen) originals.push(await findDelivery(request, endpoint.id, id))
+    const replays = await replay(request, endpoint, originals)
+    return { object: 'list', url: `/v1/webhooks/${endpoint.id}/deliveries/replay`, has_more: ids.length > chosen.length, data: replays.map(deliveryResource) }
   })
 }

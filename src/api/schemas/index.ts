@@ -3,7 +3,7 @@ import type { Named } from './named.js'
 import { Health, Readiness } from './health.js'
 import { BatchResult, Decision, Transaction, TransactionList } from './decisions.js'
 import { BulkDisposition, Case, CaseHistoryEntry, CaseList, CaseNote, CaseSummary, CaseTransaction } from './cases.js'
-import { WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
+import { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './webhooks.js'
 import { ApiKey, ApiKeyList } from './keys.js'
 import { Override, OverrideList } from './overrides.js'
 import { Rollout, RolloutList, Rule, RuleList, RuleVersion, ValueList, ValueListList } from './rules.js'
@@ -21,7 +21,7 @@ const ALL: Named[] = [
   Health, Readiness,
   Decision, Transaction, TransactionList, BatchResult,
   CaseHistoryEntry, CaseNote, CaseTransaction, Case, CaseList, CaseSummary, BulkDisposition,
-  WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryReplay,
+  WebhookEndpoint, WebhookEndpointList, WebhookDelivery, WebhookDeliveryList,
   ApiKey, ApiKeyList,
   Override, OverrideList,
   RuleVersion, Rule, RuleList, ValueList, ValueListList, Rollout, RolloutList,

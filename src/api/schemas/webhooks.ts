@@ -1,11 +1,12 @@
 import { EVENT_TYPES } from '../../domain/webhooks/types.js'
 import { define, listOf } from './named.js'
 import { int, livemode, object, oneOf, shape, str, time } from './fields.js'
+import { HEALTH_WINDOW } from '../../domain/webhooks/health.js'
 
 export const WebhookEndpoint = define('WebhookEndpoint', {
   description: 'Where the service sends signed events.',
   type: 'object',
-  required: ['object', 'id', 'livemode', 'url', 'events', 'description', 'status', 'disabled_reason', 'created'],
+  required: ['object', 'id', 'livemode', 'url', 'events', 'description', 'status', 'disabled_reason', 'health', 'created'],
   properties: {
     object: object('webhook_endpoint'),
     id: str(),
@@ -15,6 +16,14 @@ export const WebhookEndpoint = define('WebhookEndpoint', {
     description: str(),
     status: oneOf(['enabled', 'disabled']),
     disabled_reason: { type: ['string', 'null'] },
+    health: shape({
+      state: oneOf(['healthy', 'degraded', 'failing', 'idle'], 'failing: none of the recent deliveries succeeded and some failed or are being retried; degraded: some succeeded, some did not; healthy: all attempted ones succeeded; idle: nothing attempted yet.'),
+      window: int(`How many of the newest deliveries were judged (at most ${HEALTH_WINDOW}).`),
+      succeeded: int(),
+      failed: int('Dead-lettered: every attempt failed.'),
+      retrying: int('Pending after at least one failed attempt.'),
+      last_success: { type: ['integer', 'null'], description: 'The newest successful attempt among them (unix seconds); null when none succeeded.' }
+    }, [], { description: `How the endpoint's newest deliveries (at most ${HEALTH_WINDOW}) went: an endpoint can be enabled and failing.` }),
     created: time(),
     secret: str('The signing secret (whsec_...): only in the answer that created or rotated it.'),
     previous_secret_expires: time('After a rotation: until then the previous secret signs too (unix seconds); only in the rotation\u2019s answer.')
@@ -26,7 +35,7 @@ const nullableTime = { type: ['integer', 'null'], description: 'Unix time, secon
 const error = { type: ['string', 'null'], description: 'Why the attempt failed: HTTP <status>, or a category (timeout, connection_refused, tls_error, ...).' }
 
 export const WebhookDelivery = define('WebhookDelivery', {
-  description: 'One event sent to one endpoint, with every attempt.',
+  description: 'One event sent to one endpoint, with every attempt. Lists are newest first.',
   type: 'object',
   required: ['object', 'id', 'webhook_endpoint', 'event', 'status', 'attempts_count', 'attempts', 'last_error', 'next_attempt', 'replay_of', 'created'],
   properties: {
@@ -39,23 +48,9 @@ export const WebhookDelivery = define('WebhookDelivery', {
     attempts: { type: 'array', items: shape({ at: time(), status_code: { type: ['integer', 'null'] }, error, duration_ms: int() }) },
     last_error: error,
     next_attempt: nullableTime,
-    replay_of: { type: ['string', 'null'], description: 'The delivery this one replays.' },
+    replay_of: { type: ['string', 'null'], description: 'The delivery this one replays (POST .../replay answers the new delivery, queued: status pending, no attempt yet).' },
     created: time(),
     payload: { type: 'object', additionalProperties: true, description: 'The event as delivered (GET of one delivery only).' }
   }
 })
 export const WebhookDeliveryList = listOf(WebhookDelivery)
-
-export const WebhookDeliveryReplay = define('WebhookDeliveryReplay', {
-  description: 'A replay queued: the same event (id and body) sent again to this endpoint, as a new delivery.',
-  type: 'object',
-  required: ['object', 'id', 'delivery', 'webhook_endpoint', 'replay_of', 'status'],
-  properties: {
-    object: object('webhook_delivery_replay'),
-    id: str('The replay\u2019s id.'),
-    delivery: str('The id of the new delivery (GET /v1/webhooks/{id}/deliveries/{delivery}).'),
-    webhook_endpoint: str(),
-    replay_of: str('The delivery replayed.'),
-    status: { type: 'string', const: 'queued' }
-  }
-})

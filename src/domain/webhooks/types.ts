@@ -1,4 +1,4 @@
-import { stableId } from '../ids.js'
+import { newId, stableId } from '../ids.js'
 import type { Mode } from '../scope.js'
 import type { ServiceEvent } from '../records/events.js'
 
@@ -23,7 +23,22 @@ export interface WebhookEndpoint {
   updated_ms: number
 }
 
-/** A delivery's id: derived from the event, the endpoint and the replay (if any), so re-reading events never duplicates one. */
+/** The replay a POST .../replay asks for: an id whose time part is when it was asked (ids.ts newId). */
+export const newReplayId = (nowMs: number): string => newId('rpl', nowMs)
+
+/**
+ * A delivery's id: derived from the event, the endpoint and the replay (if any), so re-reading events never
+ * duplicates one. Ids sort by time (ids.ts: `<prefix>_`, 10 time characters, then the rest): a delivery's time
+ * is its event's, a replay's is when the replay was asked (its replay id's time characters), so a replay lists
+ * as the newest delivery of its endpoint rather than next to an old event.
+ */
 export function deliveryIdFor (event: Pick<ServiceEvent, 'id' | 'created'>, endpointId: string, replayId = ''): string {
-  return stableId('dlv', event.created * 1000, event.id, endpointId, replayId)
+  const id = stableId('dlv', event.created * 1000, event.id, endpointId, replayId)
+  if (replayId === '') return id
+  const timeAt = (ofId: string) => ofId.indexOf('_') + 1
+  const replayTime = replayId.slice(timeAt(replayId), timeAt(replayId) + ID_TIME_CHARS)
+  return id.slice(0, timeAt(id)) + replayTime + id.slice(timeAt(id) + ID_TIME_CHARS)
 }
+
+/** How many characters of an id (after its prefix) encode its time (ids.ts). */
+const ID_TIME_CHARS = 10
