@@ -111,6 +111,7 @@ describe('the queue at a glance', () => {
     expect(after.oldest_unclosed_age_seconds).toBe(Math.floor(now / 1000) - after.oldest_unclosed_created)
     expect((await call('GET', '/v1/cases/summary')).json().assigned_in_review).toBeUndefined()
     const theirs = (await call('GET', '/v1/cases/summary', undefined, other.keys.live)).json()
-    expect(theirs).toEqual({ object: 'case_summary', open: 0, in_review: 0, oldest_unclosed_created: null, oldest_unclosed_age_seconds: null })
+    expect(after.assignees).toContainEqual({ assignee: 'quinn@example.com', in_review: before.assigned_in_review + 1 })
+    expect(theirs).toEqual({ object: 'case_summary', open: 0, in_review: 0, oldest_unclosed_created: null, oldest_unclosed_age_seconds: null, assignees: [] })
   })
 })

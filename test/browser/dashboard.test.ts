@@ -6,7 +6,7 @@ import type { App } from '../../src/app/app.js'
 import { caseIdForTrace } from '../../src/domain/records/case-commands.js'
 import { decodeLabel, type FeedbackLabel } from '../../src/domain/records/feedback.js'
 import { auth, eventually, startTestApp, tempDir } from '../support/app.js'
-import { browserMissing as missing, expectAccessible, launchBrowser, newPage as openPage, PASSWORD, seedOpenCases, signIn as signInAt } from '../support/browser.js'
+import { browserMissing as missing, expectAccessible, launchBrowser, newPage as openPage, PASSWORD, signIn as signInAt } from '../support/browser.js'
 import { startService, stopService, type ServiceProcess } from '../support/child.js'
 import { Receiver } from '../support/receiver.js'
 import { webhookEnv } from '../contract/webhooks.flow.js'
@@ -100,8 +100,9 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('f-reason')
     await page.keyboard.type('stolen card, confirmed by the issuer')
     await page.keyboard.press('Control+Enter')
-    await expect.poll(() => page.getByTestId('case-status').textContent()).toBe('closed (fraud)')
-    await expect.poll(() => page.locator('ol.history').textContent()).toContain(`case.disposition by ${adminId}`)
+    await page.getByTestId('pending-disposition').waitFor()
+    await expect.poll(() => page.getByTestId('case-status').textContent(), { timeout: 15000 }).toBe('closed (fraud)')
+    expect(await page.locator('ol.history').textContent()).toContain(`Closed as fraud by Ada Admin (${adminId}) for ada@example.com: stolen card, confirmed by the issuer`)
 
     const event = await eventually(() => receiver.received.find(r => r.event.type === 'case.dispositioned' && (r.event.data as { case_id?: string }).case_id === caseId), 20000, 'case.dispositioned at the receiver')
     expect(event.event.data).toMatchObject({ trace_id: flaggedTrace, outcome: 'fraud', reason: 'stolen card, confirmed by the issuer' })
@@ -214,60 +215,6 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
       await page.getByRole('heading', { name: heading, exact: true }).waitFor()
     }
     expect(violations).toEqual([])
-    await context.close()
-  })
-
-  it('finds a dead-lettered delivery under failed deliveries, shows its payload, and replays it from the page', async () => {
-    let failing = true
-    receiver.respond = r => ({ status: failing && r.event.type === 'case.created' ? 500 : 200 })
-    const endpoint = (await rest('POST', '/v1/webhooks', { url: receiver.url, events: ['case.created'] })).json()
-    const trace = (await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: 'u-webhook' })).json().trace_id as string
-    const failedCase = caseIdForTrace(trace)
-    const dead = await eventually(async () => {
-      const list = (await rest('GET', `/v1/webhooks/${endpoint.id}/deliveries?status=failed`)).json()
-      return list.data[0] as { id: string, event: { id: string } } | undefined
-    }, 30000, 'a failed delivery')
-
-    const { context, page } = await newPage()
-    await signIn(page, 'ada@example.com')
-    await page.getByRole('link', { name: 'Webhooks' }).click()
-    await page.getByRole('link', { name: endpoint.id }).click()
-    await page.getByLabel('Show').selectOption('failed')
-    await page.getByRole('button', { name: `Payload of ${dead.id}` }).click()
-    await expect.poll(() => page.locator('pre.payload').textContent()).toContain(failedCase)
-    expect(await page.locator('table.deliveries').textContent()).toContain('HTTP 500')
-    await expectAccessible(page, 'webhooks')
-
-    failing = false
-    await page.getByRole('button', { name: `Replay ${dead.id}` }).click()
-    await expect.poll(() => page.locator('p.secret').textContent()).toMatch(/Replay rpl_\w+ queued/)
-    const delivered = await eventually(() => receiver.received.find(r => r.event.id === dead.event.id), 20000, 'the replayed event')
-    expect((delivered.event.data as { case_id: string }).case_id).toBe(failedCase)
-    await context.close()
-  })
-
-  it('renders and pages a review queue of 10,000 open cases in under a second each', async () => {
-    // 10,000 open cases of a tenant of their own, through the cases topic and its view as the case writer's would go.
-    const tenant = 'ten_queue'
-    await seedOpenCases(app, tenant, 10_000)
-    await app.dashboard.createUser(tenant, { email: 'queue@example.com', name: 'Quinn', role: 'analyst', password: PASSWORD }, 'test', 'trc_test')
-    const { context, page } = await newPage()
-    await signIn(page, 'queue@example.com')
-    const timed = async (what: string, act: () => Promise<unknown>, firstRow: string) => {
-      const started = Date.now()
-      await act()
-      await page.locator('table.cases tbody tr').first().getByRole('link', { name: firstRow }).waitFor()
-      const ms = Date.now() - started
-      console.log(`review queue of 10,000 open cases: ${what} in ${ms} ms`)
-      expect(ms, what).toBeLessThan(1000)
-    }
-    await timed('first page loaded', () => page.goto(`${base}/dashboard/`), 'case_q00000')
-    expect(await page.locator('table.cases tbody tr').count()).toBe(50)
-    await timed('next page', () => page.getByRole('button', { name: 'Next' }).click(), 'case_q00050')
-    await timed('previous page', () => page.getByRole('button', { name: 'Previous' }).click(), 'case_q00000')
-    await timed('ordered by score', () => page.getByLabel('Order').selectOption('score'), 'case_q00996')
-    await timed('filtered by rule', async () => { await page.getByLabel('Rule').fill('odd_rule'); await page.getByLabel('Rule').press('Enter') }, 'case_q01993')
-    await expectAccessible(page, 'queue-10000')
     await context.close()
   })
 

@@ -67,8 +67,14 @@ export async function expectBothWidths (page: Page, name: string): Promise<void>
   for (const width of ['desktop', 'phone'] as const) {
     await page.setViewportSize(WIDTHS[width])
     if (width === 'phone') {
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth)
-      expect(wide, `${name} at 390 px is ${wide} px wide`).toBeLessThanOrEqual(WIDTHS.phone.width)
+      const { wide, culprits } = await page.evaluate((screen) => {
+        // The deepest elements reaching past the screen's right edge: what makes the page scroll sideways.
+        const past = [...document.body.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > screen + 1)
+        const deepest = past.filter(e => !past.some(o => o !== e && e.contains(o)))
+        const label = (e: Element) => `${e.tagName.toLowerCase()}${e.id === '' ? '' : '#' + e.id}${typeof e.className === 'string' && e.className !== '' ? '.' + e.className.split(' ').join('.') : ''} (${Math.round(e.getBoundingClientRect().right)} px): ${(e.textContent ?? '').slice(0, 40)}`
+        return { wide: document.documentElement.scrollWidth, culprits: deepest.slice(0, 5).map(label) }
+      }, WIDTHS.phone.width)
+      expect(wide, `${name} at 390 px is ${wide} px wide; past the edge: ${culprits.join(' | ')}`).toBeLessThanOrEqual(WIDTHS.phone.width)
     }
     await expectAccessible(page, `${name}-${width}`)
   }

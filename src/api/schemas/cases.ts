@@ -84,6 +84,7 @@ export const CaseSummary = define('CaseSummary', {
     in_review: int(),
     oldest_unclosed_created: { type: ['integer', 'null'], description: 'When the oldest open or in-review case was opened (unix seconds).' },
     oldest_unclosed_age_seconds: { type: ['integer', 'null'] },
+    assignees: { type: 'array', items: shape({ assignee: str(), in_review: int() }), description: 'Who has cases in review, the most first (at most 50).' },
     assigned_in_review: int('Cases in review assigned to the `assignee` asked about.')
   }, ['assigned_in_review'])
 })
