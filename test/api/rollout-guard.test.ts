@@ -24,7 +24,7 @@ afterAll(async () => { await app.close() })
 
 describe('rollouts that stop themselves', () => {
   it('validates stop conditions and shows them', async () => {
-    await call('POST', '/v1/rules', { id: 'any_login', name: 'Any login', expression: 'request.event == "login"', action: 'flag' })
+    await call('POST', '/v1/rules', { id: 'any_login', name: 'Any login', expression: 'request.event == "login"', action: 'flag', mode: 'shadow' })
     const bad = await call('POST', '/v1/rules/rollout', { pack: 'p', rule_ids: ['any_login'], percentage: 10, stop_conditions: { max_hit_rate: 2 } })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().error).toMatchObject({ code: 'parameter_invalid' })

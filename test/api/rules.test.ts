@@ -171,7 +171,7 @@ describe('rules scopes and isolation', () => {
 describe('shadow rollout of a rule pack', () => {
   it('runs the pack for its share of subjects only, records the bucket, never changes the action', async () => {
     await post('/v1/rules', { id: 'pack_rule', name: 'pack rule', expression: 'request.event == "signup"', action: 'reject' })
-    const rolled = await post('/v1/rules/rollout', { pack: 'signup_pack', rule_ids: ['pack_rule'], percentage: 30 })
+    const rolled = await post('/v1/rules/rollout', { pack: 'signup_pack', rule_ids: ['pack_rule'], percentage: 30, demote_enforced: true })
     expect(rolled.json()).toMatchObject({ object: 'rollout', pack: 'signup_pack', percentage: 30, mode: 'shadow' })
     expect((await get('/v1/rules/pack_rule')).json().mode).toBe('shadow')
     let inPack = 0

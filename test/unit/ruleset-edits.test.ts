@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Rule, Ruleset, ValueList } from '../../src/domain/decision/types.js'
 import { defaultRiskSettings } from '../../src/domain/decision/default-policy.js'
 import {
-  createList, deleteList, newRule, rollOut, stopRollout, ruleUsingList, updateRiskSettings, upsertRule
+  createList, deleteList, enforcedRules, newRule, promoteRollout, rollOut, stopRollout, ruleUsingList, updateRiskSettings, upsertRule
 } from '../../src/domain/rules/ruleset-edits.js'
 
 const rule = (id: string, fields: Partial<Rule> = {}): Rule =>
@@ -102,6 +102,36 @@ describe('stopRollout', () => {
     expect(after.rules).toBe(before.rules)
     expect(stopRollout(after, 'p1', 'rol_1', { ...stop, at: 2 })).toBe(after)
     expect(stopRollout(after, 'p2', 'rol_1', stop)).toBe(after)
+  })
+})
+
+describe('enforcedRules', () => {
+  it('are the named rules that decide now: active and enforce, not shadow or disabled ones', () => {
+    const { before } = given({ ...base(), rules: [...base().rules, rule('d', { mode: 'shadow' })] })
+    expect(enforcedRules(before, ['a', 'c', 'd']).map(r => r.id)).toEqual(['a'])
+    expect(enforcedRules(before, ['b', 'a']).map(r => r.id)).toEqual(['a', 'b'])
+    expect(enforcedRules(before, [])).toEqual([])
+  })
+})
+
+describe('promoteRollout', () => {
+  const promoted = { reason: 'promoted' as const, at: 5, actor: 'usr_1' }
+  it('makes the pack\'s rules enforce and ends its run as promoted; the input is left as it was', () => {
+    const rolled = rollOut(base(), { pack: 'p1', rule_ids: ['a', 'b'], percentage: 5, id: 'rol_1' })
+    const { before, copy } = given(rolled)
+    const after = promoteRollout(before, 'p1', 'rol_1', promoted)
+    expect(after.rules.map(r => [r.id, r.mode])).toEqual([['a', 'enforce'], ['b', 'enforce'], ['c', 'enforce']])
+    expect(after.rollouts!.p1).toEqual({ ...before.rollouts!.p1, status: 'stopped', stopped: promoted })
+    expect(before).toEqual(copy)
+  })
+  it('changes nothing for another run, a missing pack, or a promoted one; a stopped run may still be promoted', () => {
+    const rolled = rollOut(base(), { pack: 'p1', rule_ids: ['a'], percentage: 5, id: 'rol_1' })
+    expect(promoteRollout(rolled, 'p1', 'rol_0', promoted)).toBe(rolled)
+    expect(promoteRollout(rolled, 'p2', 'rol_1', promoted)).toBe(rolled)
+    const once = promoteRollout(rolled, 'p1', 'rol_1', promoted)
+    expect(promoteRollout(once, 'p1', 'rol_1', { ...promoted, at: 6 })).toBe(once)
+    const stopped = stopRollout(rolled, 'p1', 'rol_1', { reason: 'stop_requested', at: 4, actor: 'usr_2' })
+    expect(promoteRollout(stopped, 'p1', 'rol_1', promoted).rollouts!.p1!.stopped).toEqual(promoted)
   })
 })
 

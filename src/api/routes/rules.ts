@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { Rule } from '../../domain/decision/types.js'
 import { newId } from '../../domain/ids.js'
 import { upsertRule } from '../../domain/rules/ruleset-edits.js'
+import { ruleHistory } from '../../domain/rules/rule-history.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, paginate, type ListQuery } from '../pagination.js'
 import { changeRuleset, type RulesetChangeDeps } from './rules/change.js'
@@ -79,9 +80,8 @@ export const ruleRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, dep
     const { ruleset } = await control.activeRuleset(scope)
     const rule = ruleset.rules.find(r => r.id === request.params.id)
     if (rule === undefined) throw notFound('rule', request.params.id)
-    const history = (await control.history(scope))
-      .filter(v => v.change.type === 'rule.upserted' && v.change.rule_id === rule.id)
-      .map(v => ({ ruleset_version: v.ruleset.version, created: Math.floor(v.created_ms / 1000), actor: v.actor, rule: v.ruleset.rules.find(r => r.id === rule.id) }))
+    const history = ruleHistory(await control.history(scope), rule.id)
+      .map(({ version: v, rule: then }) => ({ ruleset_version: v.ruleset.version, created: Math.floor(v.created_ms / 1000), actor: v.actor, change: v.change.type, rule: then }))
     return { ...ruleResource(rule, ruleset.version), history }
   })
 }

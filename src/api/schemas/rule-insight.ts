@@ -40,15 +40,20 @@ export const ExpressionCheck = define('ExpressionCheck', {
 })
 
 export const RuleHits = define('RuleHits', {
-  description: 'How often each rule matched over the last hours, enforced and in shadow, counted from the stored decisions.',
+  description: 'How often each rule matched over the last hours, enforced and in shadow, and each rollout pack\u2019s current run, counted from the stored decisions.',
   type: 'object',
-  required: ['object', 'from', 'to', 'decisions', 'truncated', 'hits'],
+  required: ['object', 'from', 'to', 'decisions', 'truncated', 'hits', 'packs'],
   properties: {
     object: object('rule_hits'),
     from: time(),
     to: time(),
     decisions: int(),
     truncated: bool('Whether the window held more decisions than are counted.'),
-    hits: { type: 'object', additionalProperties: shape({ enforce: int(), shadow: int() }), description: 'By rule id.' }
+    hits: { type: 'object', additionalProperties: shape({ enforce: int(), shadow: int() }), description: 'By rule id.' },
+    packs: {
+      type: 'object',
+      additionalProperties: shape({ rollout_id: { type: ['string', 'null'], description: 'The pack\u2019s current run.' }, decisions: int('Decisions the run ran for.'), hits: int('Of those, the ones in which one of its rules matched.') }),
+      description: 'By rollout pack: what its current run did over the window (its hit rate is hits / decisions).'
+    }
   }
 })

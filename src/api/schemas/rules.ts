@@ -14,7 +14,13 @@ const ruleFields = {
 
 export const RuleVersion = define('RuleVersion', {
   description: 'A rule as one ruleset version that changed it left it.',
-  ...shape({ ruleset_version: str(), created: int('Unix seconds.'), actor: str('Who made the change.'), rule: shape(ruleFields) })
+  ...shape({
+    ruleset_version: str(),
+    created: int('Unix seconds.'),
+    actor: str('Who made the change.'),
+    change: oneOf(['rule.upserted', 'rollout.updated', 'rollout.promoted'], 'What changed the rule: a save, a rollout that moved it to shadow, or the promotion of its pack to enforce.'),
+    rule: shape(ruleFields)
+  })
 })
 
 export const Rule = define('Rule', {
@@ -52,18 +58,19 @@ const share = num()
 const StopConditions = shape({ max_hit_rate: share, min_decisions: int(), min_precision: share, min_matured_hits: int() },
   ['max_hit_rate', 'min_decisions', 'min_precision', 'min_matured_hits'])
 const Stopped = shape({
-  reason: oneOf(['hit_rate', 'precision']),
+  reason: oneOf(['hit_rate', 'precision', 'stop_requested', 'promoted'], '`hit_rate` or `precision`: a stop condition was crossed (with the figures); `stop_requested`: POST /v1/rules/rollout/{pack}/stop; `promoted`: its rules were made enforce (POST /v1/rules/rollout/{pack}/promote).'),
   at: int('Unix seconds.'),
+  actor: str('Who stopped or promoted it (`stop_requested`, `promoted`).'),
   hit_rate: num(),
   precision: { type: ['number', 'null'] },
   decisions: int(),
   hits: int(),
   matured_hits: int(),
   matured_frauds: int()
-})
+}, ['actor', 'hit_rate', 'precision', 'decisions', 'hits', 'matured_hits', 'matured_frauds'])
 
 export const Rollout = define('Rollout', {
-  description: 'A pack of rules run in shadow for a share of traffic, until a stop condition stops it.',
+  description: 'A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it.',
   type: 'object',
   required: ['object', 'id', 'pack', 'rule_ids', 'percentage', 'mode', 'status', 'stop_conditions', 'stopped', 'ruleset_version'],
   properties: {
@@ -75,7 +82,7 @@ export const Rollout = define('Rollout', {
     mode: { type: 'string', const: 'shadow' },
     status: oneOf(['running', 'stopped']),
     stop_conditions: { anyOf: [StopConditions, { type: 'null' }] },
-    stopped: { anyOf: [Stopped, { type: 'null' }], description: 'Why and when it stopped, with the figures that crossed the condition.' },
+    stopped: { anyOf: [Stopped, { type: 'null' }], description: 'Why and when it stopped: the figures that crossed a condition, or who stopped or promoted it.' },
     ruleset_version: str()
   }
 })

@@ -85,10 +85,10 @@ export interface Rollout {
   percentage: number
   /** This run of the rollout: each POST /v1/rules/rollout starts a new one (absent on rollouts made before runs had ids). */
   id?: string
-  /** `stopped` once a stop condition was crossed: its rules then run nowhere (absent: running). */
+  /** `stopped` once a stop condition was crossed, or on request, or once promoted: its pack then runs nowhere (absent: running). */
   status?: 'running' | 'stopped'
   stop_conditions?: StopConditions
-  /** Why and when it stopped, with the figures that crossed the condition. */
+  /** Why and when it stopped: the figures that crossed a condition, or who stopped or promoted it. */
   stopped?: RolloutStop
 }
 
@@ -107,13 +107,26 @@ export interface StopConditions {
 /** What the rollout guard counted for one run of a rollout. */
 export interface RolloutFigures { decisions: number, hits: number, matured_hits: number, matured_frauds: number }
 
-export interface RolloutStop extends RolloutFigures {
+/** A run the rollout guard stopped: the condition crossed, with the figures that crossed it. */
+export interface RolloutGuardStop extends RolloutFigures {
   reason: 'hit_rate' | 'precision'
   /** Unix seconds. */
   at: number
   hit_rate: number
   precision: number | null
 }
+
+/** A run ended on request: stopped (POST /v1/rules/rollout/{pack}/stop) or promoted to enforce (.../promote). */
+export interface RolloutEnded {
+  reason: 'stop_requested' | 'promoted'
+  /** Unix seconds. */
+  at: number
+  /** The API key or dashboard user that asked. */
+  actor: string
+}
+
+/** Why and when a run stopped. */
+export type RolloutStop = RolloutGuardStop | RolloutEnded
 
 /** An immutable snapshot of a tenant's rules, lists and rollouts; decisions record its version. */
 export interface Ruleset {

@@ -15,7 +15,7 @@ export interface RulesetVersion {
   created_ms: number
   /** Who made the change (API key id) and what it was, for history and audit (`list.updated` and `case.deny_listed`: item changes of versions written before items became their own changes). */
   actor: string
-  change: { type: 'rule.upserted', rule_id: string } | { type: 'list.created' | 'list.updated' | 'list.deleted', alias: string } | { type: 'rollout.updated' | 'rollout.stopped', pack: string } | { type: 'case.deny_listed', case_id: string } | { type: 'risk_settings.updated' }
+  change: { type: 'rule.upserted', rule_id: string } | { type: 'list.created' | 'list.updated' | 'list.deleted', alias: string } | { type: 'rollout.updated' | 'rollout.stopped' | 'rollout.promoted', pack: string } | { type: 'case.deny_listed', case_id: string } | { type: 'risk_settings.updated' }
   /** Unique per proposal, so the proposer can tell whether its record won. */
   proposal_id: string
 }

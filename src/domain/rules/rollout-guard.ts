@@ -1,4 +1,4 @@
-import type { Rollout, RolloutFigures, RolloutStop, Ruleset, StopConditions } from '../decision/types.js'
+import type { Rollout, RolloutFigures, RolloutGuardStop, Ruleset, StopConditions } from '../decision/types.js'
 import { round4 } from '../model/model.js'
 
 /** Decisions a rollout runs for before its hit rate is judged, when its conditions do not say. */
@@ -12,21 +12,29 @@ export function isGuarded (r: Rollout): r is Rollout & { id: string, stop_condit
 }
 
 /**
+ * The running packs of a ruleset a decision decided with it ran: those whose bucket it fell in. (A decision has a
+ * bucket for each pack that was running, src/domain/decision/decide.ts.)
+ */
+export function packsRun (ruleset: Ruleset, buckets: Record<string, number>): Rollout[] {
+  return Object.values(ruleset.rollouts ?? {}).filter(r => {
+    const bucket = buckets[r.pack]
+    return r.status !== 'stopped' && bucket !== undefined && bucket < r.percentage
+  })
+}
+
+/** Whether one of a pack's rules matched in shadow. */
+export const packHit = (r: Rollout, shadowMatched: readonly string[]): boolean => r.rule_ids.some(id => shadowMatched.includes(id))
+
+/**
  * The guarded rollouts a decision ran: those of the ruleset it was decided with whose bucket it fell in, each
  * with whether one of its rules matched (in shadow).
  */
 export function rolloutsRun (ruleset: Ruleset, buckets: Record<string, number>, shadowMatched: readonly string[]): Array<{ id: string, pack: string, hit: boolean }> {
-  const out: Array<{ id: string, pack: string, hit: boolean }> = []
-  for (const r of Object.values(ruleset.rollouts ?? {})) {
-    const bucket = buckets[r.pack]
-    if (!isGuarded(r) || bucket === undefined || bucket >= r.percentage) continue
-    out.push({ id: r.id, pack: r.pack, hit: r.rule_ids.some(id => shadowMatched.includes(id)) })
-  }
-  return out
+  return packsRun(ruleset, buckets).filter(isGuarded).map(r => ({ id: r.id, pack: r.pack, hit: packHit(r, shadowMatched) }))
 }
 
 /** Whether figures cross a rollout's stop conditions, and which first (the hit rate is judged before precision). */
-export function stopReason (c: StopConditions, f: RolloutFigures): Omit<RolloutStop, 'at'> | undefined {
+export function stopReason (c: StopConditions, f: RolloutFigures): Omit<RolloutGuardStop, 'at'> | undefined {
   const hitRate = f.decisions > 0 ? round4(f.hits / f.decisions) : 0
   const precision = f.matured_hits > 0 ? round4(f.matured_frauds / f.matured_hits) : null
   const figures = { ...f, hit_rate: hitRate, precision }

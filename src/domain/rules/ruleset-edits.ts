@@ -37,11 +37,33 @@ export function rollOut (ruleset: Ruleset, rollout: Pick<Rollout, 'pack' | 'rule
   return { ...ruleset, rollouts, rules: ruleset.rules.map(r => ruleIds.includes(r.id) ? { ...r, mode: 'shadow' } : r) }
 }
 
+/**
+ * The rules among `ruleIds` that decide now (active, in enforce mode): rolling them out would move them to shadow,
+ * where they only report. POST /v1/rules/rollout refuses that unless the request says so.
+ */
+export function enforcedRules (ruleset: Ruleset, ruleIds: readonly string[]): Rule[] {
+  return ruleset.rules.filter(r => ruleIds.includes(r.id) && r.status === 'active' && r.mode === 'enforce')
+}
+
 /** Stops run `id` of pack `pack` (its rules then run nowhere); nothing changes when that run is not the pack's running one. */
-export function stopRollout (ruleset: Ruleset, pack: string, id: string, stopped: RolloutStop): Ruleset {
+export function stopRollout (ruleset: Ruleset, pack: string, id: string | undefined, stopped: RolloutStop): Ruleset {
   const r = ruleset.rollouts?.[pack]
-  if (r?.id !== id || r.status === 'stopped') return ruleset
+  if (r === undefined || r.id !== id || r.status === 'stopped') return ruleset
   return { ...ruleset, rollouts: { ...ruleset.rollouts, [pack]: { ...r, status: 'stopped', stopped } } }
+}
+
+/**
+ * Promotes run `id` of pack `pack`: its rules decide for every request (enforce mode) and the run ends as
+ * `promoted`. Nothing changes when that run is not the pack's, or was promoted already.
+ */
+export function promoteRollout (ruleset: Ruleset, pack: string, id: string | undefined, promoted: RolloutStop): Ruleset {
+  const r = ruleset.rollouts?.[pack]
+  if (r === undefined || r.id !== id || r.stopped?.reason === 'promoted') return ruleset
+  return {
+    ...ruleset,
+    rollouts: { ...ruleset.rollouts, [pack]: { ...r, status: 'stopped', stopped: promoted } },
+    rules: ruleset.rules.map(rule => r.rule_ids.includes(rule.id) ? { ...rule, mode: 'enforce' } : rule)
+  }
 }
 
 /** Adds `list`; a list of the same alias already there is kept as it is. */

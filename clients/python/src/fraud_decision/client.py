@@ -133,6 +133,12 @@ class FraudClient:
     def get_rollout(self, pack: str) -> m.Rollout:
         return self.request("GET", f"/v1/rules/rollout/{_p(pack)}")
 
+    def stop_rollout(self, pack: str) -> m.Rollout:
+        return self.request("POST", f"/v1/rules/rollout/{_p(pack)}/stop")
+
+    def promote_rollout(self, pack: str) -> m.Rollout:
+        return self.request("POST", f"/v1/rules/rollout/{_p(pack)}/promote")
+
     def backtest_rule(self, rule_id: str, **body: Any) -> m.Backtest:
         return self.request("POST", f"/v1/rules/{_p(rule_id)}/backtest", json=body)
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
-import type { RulesetSource } from '../../../stream/control-plane.js'
-import { countRuleHits } from '../../../domain/rules/hits.js'
+import type { ControlPlane } from '../../../stream/control-plane.js'
+import { countPackHits, countRuleHits } from '../../../domain/rules/hits.js'
+import type { Ruleset } from '../../../domain/decision/types.js'
 import type { StateDb } from '../../../stores/state-db.js'
 import { transactionsBetween } from '../../../stores/transactions.js'
 import type { TransactionRecord } from '../../../domain/records/decisions.js'
@@ -12,10 +13,10 @@ const HITS_MAX = 200_000
 /**
  * What an editor of rules asks while working: whether an expression compiles (POST /v1/rules/validate, with the
  * line and column of the first error, cheap enough to call as one types; checked in the rule worker, off the
- * event loop: services/rule-jobs.ts) and how often each rule matched in the last hours, enforced and in shadow
- * (GET /v1/rules/hits, counted from the stored decisions).
+ * event loop: services/rule-jobs.ts) and how often each rule matched in the last hours, enforced and in shadow,
+ * and each rollout pack's current run (GET /v1/rules/hits, counted from the stored decisions).
  */
-export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () => number, control: RulesetSource }> = async (app, { state, clock, control }) => {
+export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () => number, control: Pick<ControlPlane, 'activeRuleset' | 'rulesetAt'> }> = async (app, { state, clock, control }) => {
   const jobs = new RuleJobs()
   app.addHook('onClose', async () => { await jobs.close() })
   app.post<{ Body: { expression: string } }>('/v1/rules/validate', {
@@ -39,7 +40,14 @@ export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () =
     const records: TransactionRecord[] = []
     for await (const r of transactionsBetween(state, request.scope, from, to + 1, HITS_MAX + 1)) records.push(r)
     const truncated = records.length > HITS_MAX
-    const { decisions, hits } = countRuleHits(records.slice(0, HITS_MAX))
-    return { object: 'rule_hits', from: Math.floor(from / 1000), to: Math.floor(to / 1000), decisions, truncated, hits }
+    const counted = records.slice(0, HITS_MAX)
+    const { decisions, hits } = countRuleHits(counted)
+    // A decision counts for the packs the ruleset version it was decided with ran: each version read once.
+    const versions = new Map<string, Ruleset | undefined>()
+    for (const r of counted) if (!versions.has(r.ruleset_version) && Object.keys(r.rollout_buckets).length > 0) versions.set(r.ruleset_version, undefined)
+    for (const label of versions.keys()) versions.set(label, await control.rulesetAt(request.scope, label))
+    const { ruleset } = await control.activeRuleset(request.scope)
+    const packs = countPackHits(counted, ruleset.rollouts ?? {}, label => versions.get(label))
+    return { object: 'rule_hits', from: Math.floor(from / 1000), to: Math.floor(to / 1000), decisions, truncated, hits, packs }
   })
 }

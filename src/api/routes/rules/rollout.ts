@@ -1,8 +1,11 @@
+import { isDeepStrictEqual } from 'node:util'
 import type { FastifyPluginAsync } from 'fastify'
-import type { Rollout } from '../../../domain/decision/types.js'
+import type { Rollout, RolloutEnded } from '../../../domain/decision/types.js'
 import { newId } from '../../../domain/ids.js'
-import { rollOut } from '../../../domain/rules/ruleset-edits.js'
+import { enforcedRules, promoteRollout, rollOut, stopRollout } from '../../../domain/rules/ruleset-edits.js'
 import { ApiError, notFound } from '../../../services/errors.js'
+import type { Principal } from '../../../services/auth.js'
+import type { Scope } from '../../../domain/scope.js'
 import { changeRuleset, type RulesetChangeDeps } from './change.js'
 
 const share = { type: 'number', minimum: 0, maximum: 1 } as const
@@ -14,7 +17,7 @@ const stopConditionsSchema = {
   properties: { max_hit_rate: share, min_decisions: count, min_precision: share, min_matured_hits: count }
 } as const
 
-/** A rollout as the API shows it: always shadow; `running` until a stop condition stopped it. */
+/** A rollout as the API shows it: always shadow; `running` until a stop condition, a stop or a promotion ended it. */
 export function rolloutResource (r: Rollout, rulesetVersion: string) {
   return {
     object: 'rollout',
@@ -30,13 +33,18 @@ export function rolloutResource (r: Rollout, rulesetVersion: string) {
   }
 }
 
+type RolloutBody = Pick<Rollout, 'pack' | 'rule_ids' | 'percentage' | 'stop_conditions'> & { demote_enforced?: boolean }
+
 /**
  * POST /v1/rules/rollout: a pack of rules in shadow mode for a share of traffic, a new run each time, with
- * optional stop conditions (the rollout guard stops it when one is crossed). GET /v1/rules/rollout and
- * /v1/rules/rollout/:pack show the packs, their status and why one stopped.
+ * optional stop conditions (the rollout guard stops it when one is crossed). A rule that decides now (active,
+ * enforce) would stop deciding: the request is refused (409 rollout_demotes_enforced, naming them) unless it says
+ * `demote_enforced: true`. GET /v1/rules/rollout and /v1/rules/rollout/:pack show the packs, their status and why
+ * one stopped; POST /v1/rules/rollout/:pack/stop ends the running run, /promote makes the pack's rules enforce for
+ * every request.
  */
 export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, deps) => {
-  app.post<{ Body: Pick<Rollout, 'pack' | 'rule_ids' | 'percentage' | 'stop_conditions'> }>('/v1/rules/rollout', {
+  app.post<{ Body: RolloutBody }>('/v1/rules/rollout', {
     config: { scope: 'rules:write' },
     schema: {
       body: {
@@ -47,17 +55,26 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
           pack: { type: 'string', pattern: '^[a-z0-9_]{1,64}$' },
           rule_ids: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1 } },
           percentage: { type: 'number', minimum: 0, maximum: 100 },
-          stop_conditions: stopConditionsSchema
+          stop_conditions: stopConditionsSchema,
+          demote_enforced: { type: 'boolean', description: 'Whether rules that decide now (active, enforce) may move to shadow with the pack; without it such a rollout is refused with 409 rollout_demotes_enforced.' }
         }
       }
     }
   }, async request => {
-    const { pack, rule_ids: ruleIds, percentage, stop_conditions: stopConditions } = request.body
-    const known = new Set((await deps.control.activeRuleset(request.scope)).ruleset.rules.map(r => r.id))
+    const { pack, rule_ids: ruleIds, percentage, stop_conditions: stopConditions, demote_enforced: demote = false } = request.body
+    const { ruleset } = await deps.control.activeRuleset(request.scope)
+    const known = new Set(ruleset.rules.map(r => r.id))
     const unknown = ruleIds.find(id => !known.has(id))
     if (unknown !== undefined) throw new ApiError('parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
+    const enforced = enforcedRules(ruleset, ruleIds).map(r => r.id)
+    if (enforced.length > 0 && !demote) {
+      throw new ApiError('rollout_demotes_enforced',
+        `Rolling out pack '${pack}' would move ${enforced.length === 1 ? 'a rule that decides now' : `${enforced.length} rules that decide now`} to shadow, where ${enforced.length === 1 ? 'it' : 'they'} would only report: ${enforced.join(', ')}. Send demote_enforced: true to roll ${enforced.length === 1 ? 'it' : 'them'} out anyway.`,
+        'demote_enforced')
+    }
     const rollout = { pack, rule_ids: ruleIds, percentage, id: newId('rol'), ...(stopConditions === undefined ? {} : { stop_conditions: stopConditions }) }
-    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.updated', pack }, ruleset => rollOut(ruleset, rollout))
+    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.updated', pack }, r => rollOut(r, rollout),
+      { rollout_id: rollout.id, rule_ids: ruleIds, percentage, ...(enforced.length > 0 ? { demoted: enforced } : {}) })
     return rolloutResource(version.ruleset.rollouts![pack]!, version.ruleset.version)
   })
 
@@ -72,5 +89,39 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
     const r = ruleset.rollouts?.[request.params.pack]
     if (r === undefined) throw notFound('rollout', request.params.pack)
     return rolloutResource(r, ruleset.version)
+  })
+
+  /** The pack named by the path, in the caller's own ruleset (another tenant's is not found). */
+  const packOf = async (scope: Scope, pack: string): Promise<Rollout> => {
+    const r = (await deps.control.activeRuleset(scope)).ruleset.rollouts?.[pack]
+    if (r === undefined) throw notFound('rollout', pack)
+    return r
+  }
+  /** The pack as the change left it: ended as asked, unless a change that won the race ended it first (409). */
+  const endedAs = (r: Rollout | undefined, asked: RolloutEnded, pack: string, rulesetVersion: string) => {
+    if (r === undefined || !isDeepStrictEqual(r.stopped, asked)) throw new ApiError('invalid_transition', `Pack '${pack}' changed meanwhile (stopped, promoted or rolled out again); read it again.`, 'pack')
+    return rolloutResource(r, rulesetVersion)
+  }
+  const ended = (caller: Principal, reason: RolloutEnded['reason']): RolloutEnded => ({ reason, at: Math.floor(deps.clock() / 1000), actor: caller.actor })
+
+  app.post<{ Params: { pack: string } }>('/v1/rules/rollout/:pack/stop', { config: { scope: 'rules:write' } }, async request => {
+    const { pack } = request.params
+    const r = await packOf(request.scope, pack)
+    if (r.status === 'stopped') throw new ApiError('invalid_transition', `Pack '${pack}' is not running (${r.stopped?.reason ?? 'stopped'}); roll it out again to start a new run.`, 'pack')
+    const stopped = ended(request.caller, 'stop_requested')
+    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.stopped', pack }, ruleset => stopRollout(ruleset, pack, r.id, stopped),
+      { rollout_id: r.id ?? null, reason: stopped.reason })
+    return endedAs(version.ruleset.rollouts?.[pack], stopped, pack, version.ruleset.version)
+  })
+
+  app.post<{ Params: { pack: string } }>('/v1/rules/rollout/:pack/promote', { config: { scope: 'rules:write' } }, async request => {
+    const { pack } = request.params
+    const r = await packOf(request.scope, pack)
+    if (r.stopped?.reason === 'promoted') throw new ApiError('invalid_transition', `Pack '${pack}' was promoted already.`, 'pack')
+    if (r.rule_ids.length === 0) throw new ApiError('invalid_transition', `Pack '${pack}' has no rules left (they were rolled out in other packs); nothing to promote.`, 'pack')
+    const promoted = ended(request.caller, 'promoted')
+    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.promoted', pack }, ruleset => promoteRollout(ruleset, pack, r.id, promoted),
+      { rollout_id: r.id ?? null, rule_ids: r.rule_ids })
+    return endedAs(version.ruleset.rollouts?.[pack], promoted, pack, version.ruleset.version)
   })
 }
