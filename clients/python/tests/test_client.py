@@ -84,8 +84,14 @@ def test_a_retry_after_a_lost_answer_is_done_once():
 def test_rules_rollout_cases_disposition_and_every_page(fds):
     rule = fds.save_rule(id="py_big_payout", name="Big payout", expression='request.event == "payout" && request.amount > 5000.0', action="flag")
     assert (rule["object"], rule["mode"]) == ("rule", "enforce")
-    rollout = fds.start_rollout(pack="py_pack", rule_ids=["py_big_payout"], percentage=25)
+    with pytest.raises(FraudApiError) as refused:
+        fds.start_rollout(pack="py_pack", rule_ids=["py_big_payout"], percentage=25)
+    assert (refused.value.status, refused.value.code) == (409, "rollout_demotes_enforced")
+    rollout = fds.start_rollout(pack="py_pack", rule_ids=["py_big_payout"], percentage=25, demote_enforced=True)
     assert (rollout["status"], rollout["mode"]) == ("running", "shadow")
+    assert fds.stop_rollout("py_pack")["stopped"]["reason"] == "stop_requested"
+    assert fds.promote_rollout("py_pack")["stopped"]["reason"] == "promoted"
+    assert fds.get_rule("py_big_payout")["mode"] == "enforce"
     ids = [r["id"] for r in fds.list_all(fds.list_rules, limit=2)]
     assert ids == sorted(ids) and "py_big_payout" in ids and len(ids) > 2
     decision = fds.score_event(event="payment", amount=15, currency="EUR", user_id="u-py-case")

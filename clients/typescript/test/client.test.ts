@@ -74,7 +74,7 @@ describe('the TypeScript client', () => {
   it('works rules, a rollout, cases and a disposition, and iterates over every page of a list', async () => {
     const rule = await ok(fds().POST('/v1/rules', { body: { id: 'ts_big_payout', name: 'Big payout', expression: 'request.event == "payout" && request.amount > 5000.0', action: 'flag' } }))
     expect(rule).toMatchObject({ object: 'rule', id: 'ts_big_payout', mode: 'enforce' })
-    const rollout = await ok(fds().POST('/v1/rules/rollout', { body: { pack: 'ts_pack', rule_ids: ['ts_big_payout'], percentage: 25 } }))
+    const rollout = await ok(fds().POST('/v1/rules/rollout', { body: { pack: 'ts_pack', rule_ids: ['ts_big_payout'], percentage: 25, demote_enforced: true } }))
     expect(rollout).toMatchObject({ object: 'rollout', pack: 'ts_pack', status: 'running', mode: 'shadow' })
 
     const ids: string[] = []
