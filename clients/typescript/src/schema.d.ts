@@ -173,6 +173,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rules/rollout/{pack}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a pack’s running rollout (its rules then run nowhere) */
+        post: operations["stopRollout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rules/rollout/{pack}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promote a pack: its rules decide for every request (enforce) */
+        post: operations["promoteRollout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules/{id}/backtest": {
         parameters: {
             query?: never;
@@ -582,8 +616,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deliver an event again */
+        /** Deliver an event again: answers the new delivery (replay_of names this one) */
         post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver several events again: the deliveries named, or the failed ones not replayed yet (up to 100 a call) */
+        post: operations["replayWebhookDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1114,6 +1165,11 @@ export interface components {
             /** @description When the oldest open or in-review case was opened (unix seconds). */
             oldest_unclosed_created: number | null;
             oldest_unclosed_age_seconds: number | null;
+            /** @description Who has cases in review, the most first (at most 50). */
+            assignees: {
+                assignee: string;
+                in_review: number;
+            }[];
             /** @description Cases in review assigned to the `assignee` asked about. */
             assigned_in_review?: number;
         };
@@ -1153,6 +1209,23 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason: string | null;
+            /** @description How the endpoint's newest deliveries (at most 20) went: an endpoint can be enabled and failing. */
+            health: {
+                /**
+                 * @description failing: none of the recent deliveries succeeded and some failed or are being retried; degraded: some succeeded, some did not; healthy: all attempted ones succeeded; idle: nothing attempted yet.
+                 * @enum {string}
+                 */
+                state: "healthy" | "degraded" | "failing" | "idle";
+                /** @description How many of the newest deliveries were judged (at most 20). */
+                window: number;
+                succeeded: number;
+                /** @description Dead-lettered: every attempt failed. */
+                failed: number;
+                /** @description Pending after at least one failed attempt. */
+                retrying: number;
+                /** @description The newest successful attempt among them (unix seconds); null when none succeeded. */
+                last_success: number | null;
+            };
             /** @description Unix time, seconds. */
             created: number;
             /** @description The signing secret (whsec_...): only in the answer that created or rotated it. */
@@ -1170,7 +1243,7 @@ export interface components {
             has_more: boolean;
             data: components["schemas"]["WebhookEndpoint"][];
         };
-        /** @description One event sent to one endpoint, with every attempt. */
+        /** @description One event sent to one endpoint, with every attempt. Lists are newest first. */
         WebhookDelivery: {
             /**
              * @description The kind of object.
@@ -1200,7 +1273,7 @@ export interface components {
             last_error: string | null;
             /** @description Unix time, seconds. */
             next_attempt: number | null;
-            /** @description The delivery this one replays. */
+            /** @description The delivery this one replays (POST .../replay answers the new delivery, queued: status pending, no attempt yet). */
             replay_of: string | null;
             /** @description Unix time, seconds. */
             created: number;
@@ -1218,23 +1291,6 @@ export interface components {
             /** @description Whether another page follows (pass the last id as starting_after). */
             has_more: boolean;
             data: components["schemas"]["WebhookDelivery"][];
-        };
-        /** @description A replay queued: the same event (id and body) sent again to this endpoint, as a new delivery. */
-        WebhookDeliveryReplay: {
-            /**
-             * @description The kind of object.
-             * @enum {string}
-             */
-            object: "webhook_delivery_replay";
-            /** @description The replay’s id. */
-            id: string;
-            /** @description The id of the new delivery (GET /v1/webhooks/{id}/deliveries/{delivery}). */
-            delivery: string;
-            webhook_endpoint: string;
-            /** @description The delivery replayed. */
-            replay_of: string;
-            /** @enum {string} */
-            status: "queued";
         };
         /** @description An API key: what it may do (scopes), and its state. */
         ApiKey: {
@@ -1311,6 +1367,11 @@ export interface components {
             created: number;
             /** @description Who made the change. */
             actor: string;
+            /**
+             * @description What changed the rule: a save, a rollout that moved it to shadow, or the promotion of its pack to enforce.
+             * @enum {string}
+             */
+            change: "rule.upserted" | "rollout.updated" | "rollout.promoted";
             rule: {
                 id: string;
                 name: string;
@@ -1392,7 +1453,7 @@ export interface components {
             has_more: boolean;
             data: components["schemas"]["ValueList"][];
         };
-        /** @description A pack of rules run in shadow for a share of traffic, until a stop condition stops it. */
+        /** @description A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it. */
         Rollout: {
             /**
              * @description The kind of object.
@@ -1415,18 +1476,23 @@ export interface components {
                 min_precision?: number;
                 min_matured_hits?: number;
             } | null;
-            /** @description Why and when it stopped, with the figures that crossed the condition. */
+            /** @description Why and when it stopped: the figures that crossed a condition, or who stopped or promoted it. */
             stopped: {
-                /** @enum {string} */
-                reason: "hit_rate" | "precision";
+                /**
+                 * @description `hit_rate` or `precision`: a stop condition was crossed (with the figures); `stop_requested`: POST /v1/rules/rollout/{pack}/stop; `promoted`: its rules were made enforce (POST /v1/rules/rollout/{pack}/promote).
+                 * @enum {string}
+                 */
+                reason: "hit_rate" | "precision" | "stop_requested" | "promoted";
                 /** @description Unix seconds. */
                 at: number;
-                hit_rate: number;
-                precision: number | null;
-                decisions: number;
-                hits: number;
-                matured_hits: number;
-                matured_frauds: number;
+                /** @description Who stopped or promoted it (`stop_requested`, `promoted`). */
+                actor?: string;
+                hit_rate?: number;
+                precision?: number | null;
+                decisions?: number;
+                hits?: number;
+                matured_hits?: number;
+                matured_frauds?: number;
             } | null;
             ruleset_version: string;
         };
@@ -1519,7 +1585,7 @@ export interface components {
             /** @description The expression’s estimated cost in units (docs/rules.md, "Cost"). */
             cost: number | null;
         };
-        /** @description How often each rule matched over the last hours, enforced and in shadow, counted from the stored decisions. */
+        /** @description How often each rule matched over the last hours, enforced and in shadow, and each rollout pack’s current run, counted from the stored decisions. */
         RuleHits: {
             /**
              * @description The kind of object.
@@ -1538,6 +1604,17 @@ export interface components {
                 [key: string]: {
                     enforce: number;
                     shadow: number;
+                };
+            };
+            /** @description By rollout pack: what its current run did over the window (its hit rate is hits / decisions). */
+            packs: {
+                [key: string]: {
+                    /** @description The pack’s current run. */
+                    rollout_id: string | null;
+                    /** @description Decisions the run ran for. */
+                    decisions: number;
+                    /** @description Of those, the ones in which one of its rules matched. */
+                    hits: number;
                 };
             };
         };
@@ -1905,6 +1982,8 @@ export interface components {
                 min_precision?: number;
                 min_matured_hits?: number;
             };
+            /** @description Whether rules that decide now (active, enforce) may move to shadow with the pack; without it such a rollout is refused with 409 rollout_demotes_enforced. */
+            demote_enforced?: boolean;
         };
         ValueListInput: {
             alias: string;
@@ -1960,6 +2039,10 @@ export interface components {
             url: string;
             events: ("score.async" | "case.created" | "case.dispositioned" | "rule.triggered" | "signal.updated")[];
             description?: string;
+        };
+        WebhookDeliveriesReplayInput: {
+            /** @description Delivery ids of this endpoint, at most 100. Without it: the endpoint's failed deliveries not replayed yet, newest first, at most 100 (has_more: more remain; call again). */
+            deliveries?: string[];
         };
         ApiKeyInput: {
             name: string;
@@ -2066,7 +2149,7 @@ export interface components {
                 };
             };
         };
-        /** @description conflict, resource_exists, resource_in_use, key_not_rotatable, endpoint_disabled, case_closed, invalid_transition, case_note_limit, idempotency_key_in_use: a request with this Idempotency-Key is still running, or the change conflicts with the current state. */
+        /** @description conflict, resource_exists, resource_in_use, rollout_demotes_enforced, key_not_rotatable, endpoint_disabled, event_not_subscribed, case_closed, invalid_transition, case_note_limit, idempotency_key_in_use: a request with this Idempotency-Key is still running, or the change conflicts with the current state. */
         Conflict: {
             headers: {
                 /** @description The request’s trace id (as in the body’s trace_id). */
@@ -2685,7 +2768,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A pack of rules run in shadow for a share of traffic, until a stop condition stops it. */
+            /** @description A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it. */
             200: {
                 headers: {
                     /** @description The request’s trace id (as in the body’s trace_id). */
@@ -2729,7 +2812,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A pack of rules run in shadow for a share of traffic, until a stop condition stops it. */
+            /** @description A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it. */
             200: {
                 headers: {
                     /** @description The request’s trace id (as in the body’s trace_id). */
@@ -2752,6 +2835,104 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotConfirmed"];
+        };
+    };
+    stopRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer (below 500) is replayed for 24 h with Idempotent-Replayed: true. The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                pack: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it. */
+            200: {
+                headers: {
+                    /** @description The request’s trace id (as in the body’s trace_id). */
+                    "X-Trace-Id": string;
+                    /** @description Sustained requests per second of this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the key’s bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The unix time (seconds) at which the key’s bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rollout"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyMismatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotConfirmed"];
+        };
+    };
+    promoteRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer (below 500) is replayed for 24 h with Idempotent-Replayed: true. The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                pack: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it. */
+            200: {
+                headers: {
+                    /** @description The request’s trace id (as in the body’s trace_id). */
+                    "X-Trace-Id": string;
+                    /** @description Sustained requests per second of this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the key’s bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The unix time (seconds) at which the key’s bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rollout"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyMismatch"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2878,7 +3059,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description How often each rule matched over the last hours, enforced and in shadow, counted from the stored decisions. */
+            /** @description How often each rule matched over the last hours, enforced and in shadow, and each rollout pack’s current run, counted from the stored decisions. */
             200: {
                 headers: {
                     /** @description The request’s trace id (as in the body’s trace_id). */
@@ -4165,8 +4346,10 @@ export interface operations {
             query?: {
                 /** @description How many objects to return, 1 to 100 (default 10). */
                 limit?: number;
-                /** @description An object id: the page starts after it (the last id of the page before). */
+                /** @description A delivery id: the page holds the deliveries older than it (the last id of the page before). */
                 starting_after?: string;
+                /** @description A delivery id: the page holds the deliveries newer than it (the first id of the page after), newest first; has_more then says whether even newer ones exist. */
+                ending_before?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -4218,7 +4401,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One event sent to one endpoint, with every attempt. */
+            /** @description One event sent to one endpoint, with every attempt. Lists are newest first. */
             200: {
                 headers: {
                     /** @description The request’s trace id (as in the body’s trace_id). */
@@ -4262,7 +4445,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A replay queued: the same event (id and body) sent again to this endpoint, as a new delivery. */
+            /** @description One event sent to one endpoint, with every attempt. Lists are newest first. */
             200: {
                 headers: {
                     /** @description The request’s trace id (as in the body’s trace_id). */
@@ -4278,7 +4461,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDeliveryReplay"];
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyMismatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotConfirmed"];
+        };
+    };
+    replayWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer (below 500) is replayed for 24 h with Idempotent-Replayed: true. The same key with other parameters is 422 idempotency_key_mismatch; while the first request runs, 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveriesReplayInput"];
+            };
+        };
+        responses: {
+            /** @description A page of WebhookDelivery objects, in the list's order. */
+            200: {
+                headers: {
+                    /** @description The request’s trace id (as in the body’s trace_id). */
+                    "X-Trace-Id": string;
+                    /** @description Sustained requests per second of this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the key’s bucket. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The unix time (seconds) at which the key’s bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             400: components["responses"]["InvalidRequest"];

@@ -281,6 +281,11 @@ class CaseList(TypedDict, closed=True):
     data: list[Case]
 
 
+class Assignee(TypedDict, closed=True):
+    assignee: str
+    in_review: int
+
+
 class CaseSummary(TypedDict, closed=True):
     """
     The review queue at a glance: open and in-review counts and the age of the oldest.
@@ -291,6 +296,7 @@ class CaseSummary(TypedDict, closed=True):
     in_review: int
     oldest_unclosed_created: int | None
     oldest_unclosed_age_seconds: int | None
+    assignees: list[Assignee]
     assigned_in_review: NotRequired[int]
 
 
@@ -318,6 +324,19 @@ class BulkDisposition(TypedDict, closed=True):
     data: list[Datum]
 
 
+class Health1(TypedDict, closed=True):
+    """
+    How the endpoint's newest deliveries (at most 20) went: an endpoint can be enabled and failing.
+    """
+
+    state: Literal['healthy', 'degraded', 'failing', 'idle']
+    window: int
+    succeeded: int
+    failed: int
+    retrying: int
+    last_success: int | None
+
+
 class WebhookEndpoint(TypedDict, closed=True):
     """
     Where the service sends signed events.
@@ -339,6 +358,7 @@ class WebhookEndpoint(TypedDict, closed=True):
     description: str
     status: Literal['enabled', 'disabled']
     disabled_reason: str | None
+    health: Health1
     created: int
     secret: NotRequired[str]
     previous_secret_expires: NotRequired[int]
@@ -375,7 +395,7 @@ class Attempt(TypedDict, closed=True):
 
 class WebhookDelivery(TypedDict, closed=True):
     """
-    One event sent to one endpoint, with every attempt.
+    One event sent to one endpoint, with every attempt. Lists are newest first.
     """
 
     object: Literal['webhook_delivery']
@@ -401,19 +421,6 @@ class WebhookDeliveryList(TypedDict, closed=True):
     url: str
     has_more: bool
     data: list[WebhookDelivery]
-
-
-class WebhookDeliveryReplay(TypedDict, closed=True):
-    """
-    A replay queued: the same event (id and body) sent again to this endpoint, as a new delivery.
-    """
-
-    object: Literal['webhook_delivery_replay']
-    id: str
-    delivery: str
-    webhook_endpoint: str
-    replay_of: str
-    status: Literal['queued']
 
 
 class ApiKey(TypedDict, closed=True):
@@ -507,6 +514,7 @@ class RuleVersion(TypedDict, closed=True):
     ruleset_version: str
     created: int
     actor: str
+    change: Literal['rule.upserted', 'rollout.updated', 'rollout.promoted']
     rule: Rule
 
 
@@ -573,22 +581,23 @@ class StopConditions(TypedDict, closed=True):
 
 class Stopped(TypedDict, closed=True):
     """
-    Why and when it stopped, with the figures that crossed the condition.
+    Why and when it stopped: the figures that crossed a condition, or who stopped or promoted it.
     """
 
-    reason: Literal['hit_rate', 'precision']
+    reason: Literal['hit_rate', 'precision', 'stop_requested', 'promoted']
     at: int
-    hit_rate: float
-    precision: float | None
-    decisions: int
-    hits: int
-    matured_hits: int
-    matured_frauds: int
+    actor: NotRequired[str]
+    hit_rate: NotRequired[float]
+    precision: NotRequired[float | None]
+    decisions: NotRequired[int]
+    hits: NotRequired[int]
+    matured_hits: NotRequired[int]
+    matured_frauds: NotRequired[int]
 
 
 class Rollout(TypedDict, closed=True):
     """
-    A pack of rules run in shadow for a share of traffic, until a stop condition stops it.
+    A pack of rules run in shadow for a share of traffic, until a stop condition, a stop or a promotion ends it.
     """
 
     object: Literal['rollout']
@@ -696,6 +705,12 @@ class Hits(TypedDict, closed=True):
     shadow: int
 
 
+class Packs(TypedDict, closed=True):
+    rollout_id: str | None
+    decisions: int
+    hits: int
+
+
 RuleHits = TypedDict(
     'RuleHits',
     {
@@ -705,6 +720,7 @@ RuleHits = TypedDict(
         'decisions': int,
         'truncated': bool,
         'hits': dict[str, Hits],
+        'packs': dict[str, Packs],
     },
     closed=True,
 )
@@ -1076,6 +1092,7 @@ class RolloutInput(TypedDict, closed=True):
     rule_ids: list[RuleId]
     percentage: float
     stop_conditions: NotRequired[StopConditions]
+    demote_enforced: NotRequired[bool]
 
 
 class ValueListInput(TypedDict, closed=True):
@@ -1146,6 +1163,13 @@ class WebhookEndpointInput(TypedDict, closed=True):
         ]
     ]
     description: NotRequired[str]
+
+
+Delivery: TypeAlias = str
+
+
+class WebhookDeliveriesReplayInput(TypedDict, closed=True):
+    deliveries: NotRequired[list[Delivery]]
 
 
 class ApiKeyInput(TypedDict, closed=True):
