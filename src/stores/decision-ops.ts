@@ -1,7 +1,7 @@
 import type { WriteOp } from './rocks.js'
 import { deviceSeenKey, markDeviceSeenOp } from './device-history.js'
 import { lastLocationOps } from './last-location.js'
-import { putTransactionOp } from './transactions.js'
+import { transactionOps } from './transactions.js'
 import { scopeOf } from '../domain/scope.js'
 import type { DecisionSubject } from '../domain/records/decisions.js'
 import type { LastLocation } from '../domain/features/extract.js'
@@ -25,16 +25,16 @@ export function knownBefore (deviceFirstSeenMs: number | undefined, lastLocation
 const NOTHING_KNOWN: KnownBefore = { device: false, laterLocation: false }
 
 /**
- * Local state a decision changes besides velocity: its transaction record, the device history and the user's
- * last position. Used on the request path and by the materializer applying other instances' decisions, which
- * come in no particular order of time: the first sight and the position are merged (the column keeps the
- * earliest sight and the latest position, device-history.ts and last-location.ts), so no order of writes, and
- * no write between a read and a write, changes what stays. `known` (what the caller read) only spares writes
- * that would change nothing. `encoded`: the record's Protobuf bytes.
+ * Local state a decision changes besides velocity: its transaction record with its subject index entries, the
+ * device history and the user's last position. Used on the request path and by the materializer applying other
+ * instances' decisions, which come in no particular order of time: the first sight and the position are merged
+ * (the column keeps the earliest sight and the latest position, device-history.ts and last-location.ts), so no
+ * order of writes, and no write between a read and a write, changes what stays. `known` (what the caller read)
+ * only spares writes that would change nothing. `encoded`: the record's Protobuf bytes.
  */
 export function decisionRecordOps (record: DecisionSubject, encoded: Uint8Array, known: KnownBefore = NOTHING_KNOWN): WriteOp[] {
   const scope = scopeOf(record)
-  const ops = [putTransactionOp(record, encoded), ...(known.laterLocation ? [] : lastLocationOps(scope, record.request, record.created_ms))]
+  const ops = [...transactionOps(record, encoded), ...(known.laterLocation ? [] : lastLocationOps(scope, record.request, record.created_ms))]
   const seenKey = deviceSeenKey(scope, record.request)
   if (seenKey !== undefined && !known.device) ops.push(markDeviceSeenOp(seenKey, record.created_ms))
   return ops

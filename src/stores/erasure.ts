@@ -14,10 +14,11 @@ import type { DashboardUser } from '../domain/records/dashboard-users.js'
  * the erasure test scans the whole store for the tenant's id, so a store left out fails it.
  */
 const TENANT_SCOPED: ReadonlyArray<readonly string[]> = [
-  [TAG.transaction], [TAG.deviceSeen], [TAG.override], [TAG.overrideById], [TAG.rulesetVersion], [TAG.rulesetActive],
-  [TAG.listItem], [TAG.caseRecord], [TAG.caseByTrace], [TAG.caseGate], [TAG.label], [TAG.webhook], [TAG.deliveryView],
-  [TAG.deliveryIndex], [TAG.audit], [TAG.apiKeyById], [TAG.dashboardUser], [TAG.idempotency], [TAG.clientCa],
-  [TAG.lastLocation], [TAG.asyncCheck], [TAG.signal, 'ip_reputation'], [TAG.signal, 'sim_swap'],
+  [TAG.transaction], [TAG.transactionBySubject], [TAG.deviceSeen], [TAG.override], [TAG.overrideById],
+  [TAG.rulesetVersion], [TAG.rulesetActive], [TAG.listItem], [TAG.caseRecord], [TAG.caseByTrace], [TAG.caseGate],
+  [TAG.label], [TAG.webhook], [TAG.deliveryView], [TAG.deliveryIndex], [TAG.audit], [TAG.apiKeyById],
+  [TAG.dashboardUser], [TAG.idempotency], [TAG.clientCa], [TAG.lastLocation], [TAG.asyncCheck],
+  [TAG.signal, 'ip_reputation'], [TAG.signal, 'sim_swap'],
   [TAG.model, 'active'], [TAG.model, 'challenger'], [TAG.model, 'v'], [TAG.compactedKey]
 ]
 

@@ -31,6 +31,8 @@ export function rangeAfter ([gte, lt]: [Buffer, Buffer], key: Buffer | undefined
 /** Tags of the default column. */
 export const TAG = {
   transaction: 'x',
+  /** A decision under each of its subjects' values: searches by user, email, device, IP or card. */
+  transactionBySubject: 'X',
   outbox: 'o',
   meta: 'm',
   apiKey: 'k',

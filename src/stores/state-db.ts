@@ -2,6 +2,7 @@ import type { RocksLevel } from '@nxtedition/rocksdb'
 import { GroupCommitter, openRocks } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
 import { upgradeLatestValues } from './latest-upgrade.js'
+import { indexStoredTransactions } from './transaction-index-upgrade.js'
 import { StorageHealth, type StorageHealthOptions } from './storage-health.js'
 
 /** The local state store of one instance: RocksDB at <dataDir>/state with a column for velocity records. */
@@ -52,5 +53,6 @@ export async function openStateDb (location: string, options: StorageHealthOptio
     }
   }
   await upgradeLatestValues(state)
+  await indexStoredTransactions(state)
   return state
 }

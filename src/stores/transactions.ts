@@ -1,9 +1,12 @@
 import { idLowerBound } from '../domain/ids.js'
 import { scan, type WriteOp } from './rocks.js'
-import { stateKey, TAG } from './keys.js'
+import { prefixRange, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import { scopeOf, type Scope } from '../domain/scope.js'
-import { decodeEvent, type DecisionSubject, type TransactionRecord } from '../domain/records/decisions.js'
+import { decisionSubject, decodeEvent, type DecisionSubject, type TransactionRecord } from '../domain/records/decisions.js'
+import { subjectsOf } from '../domain/decision/subjects.js'
+import { searchForm } from '../domain/decision/search-form.js'
+import type { Subject } from '../domain/decision/types.js'
 
 /** Transactions are keyed by tenant and mode first, so one tenant or mode can never read another's. */
 export function transactionKey (scope: Scope, traceId: string): Buffer {
@@ -22,10 +25,47 @@ export function putTransactionOp (record: DecisionSubject, encoded: Uint8Array):
   }
 }
 
+/**
+ * The longest subject value indexed: the longest one a search can name (an email's 320 characters). A longer
+ * value (a card fingerprint is a free string of up to 8,192) is not indexed, and no search could ask for it.
+ */
+export const INDEXED_VALUE_MAX = 320
+
+/**
+ * A decision's entry under one of its subjects: tenant and mode first (a search never leaves its scope), then
+ * the subject, its value in search form and the trace id, so one value's decisions are a key range in time order.
+ */
+function subjectIndexKey (scope: Scope, subject: Subject, value: string, traceId: string): Buffer {
+  return stateKey(TAG.transactionBySubject, scope.tenant, scope.mode, subject, value, traceId)
+}
+
+const INDEX_ENTRY = Buffer.alloc(0)
+
+/** The index entries of a decision: one per subject its request names (user, email, device, IP, card). */
+export function subjectIndexOps (record: DecisionSubject): WriteOp[] {
+  const scope = scopeOf(record)
+  const ops: WriteOp[] = []
+  for (const [subject, value] of Object.entries(subjectsOf(record.request)) as Array<[Subject, string]>) {
+    const form = searchForm(subject, value)
+    if (form !== '' && form.length <= INDEXED_VALUE_MAX) ops.push({ type: 'put', key: subjectIndexKey(scope, subject, form, record.trace_id), value: INDEX_ENTRY })
+  }
+  return ops
+}
+
+/** A decision's writes: the transaction and its entries in the subject index. */
+export function transactionOps (record: DecisionSubject, encoded: Uint8Array): WriteOp[] {
+  return [putTransactionOp(record, encoded), ...subjectIndexOps(record)]
+}
+
 const JSON_OBJECT = 0x7b // '{', never the first byte of a DecisionRecorded (field 15 as a group)
 
 export function parseTransaction (raw: Buffer): TransactionRecord {
   return raw[0] === JSON_OBJECT ? JSON.parse(raw.toString()) as TransactionRecord : decodeEvent(raw)
+}
+
+/** A stored transaction's trace, tenant, mode, time and request, the rest left undecoded. */
+export function parseTransactionSubject (raw: Buffer): DecisionSubject {
+  return raw[0] === JSON_OBJECT ? JSON.parse(raw.toString()) as DecisionSubject : decisionSubject(raw)
 }
 
 /** Transactions created in [fromMs, toMs), oldest first (trace ids sort by creation time), at most `limit`. */
@@ -40,6 +80,20 @@ export async function * transactionsNewestFirst (state: StateDb, scope: Scope, b
   const [gte] = [transactionKey(scope, '')]
   const lt = beforeTraceId === undefined ? transactionKey(scope, '\u00ff') : transactionKey(scope, beforeTraceId)
   for await (const [, value] of scan(state.db, gte, lt, { limit, reverse: true })) yield parseTransaction(value)
+}
+
+/**
+ * The decisions whose `subject` has `value` (in search form), newest first, from before `beforeTraceId`
+ * (exclusive): at most `limit` index entries read. An entry whose transaction is gone (erased) is passed over.
+ */
+export async function * transactionsOfSubject (state: StateDb, scope: Scope, subject: Subject, value: string, beforeTraceId: string | undefined, limit: number): AsyncGenerator<TransactionRecord> {
+  const [gte, end] = prefixRange(TAG.transactionBySubject, scope.tenant, scope.mode, subject, value)
+  const lt = beforeTraceId === undefined ? end : subjectIndexKey(scope, subject, value, beforeTraceId)
+  for await (const [key] of scan(state.db, gte, lt, { limit, reverse: true })) {
+    // The trace id is the key's last part (a value may hold a NUL; a trace id never does).
+    const record = await getTransaction(state, scope, key.subarray(key.lastIndexOf(0) + 1).toString())
+    if (record !== undefined) yield record
+  }
 }
 
 export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {
