@@ -56,7 +56,7 @@ describe('webhook endpoint health', () => {
     await seedDeliveries(app, tenant, failing.id, 30, n => n < 5 ? 'succeeded' : 'failed')
     const shown = (await call('GET', `/v1/webhooks/${failing.id}`)).json()
     expect(shown.status).toBe('enabled')
-    expect(shown.health).toEqual({ state: 'failing', window: 20, succeeded: 0, failed: 20, retrying: 0, last_success: null })
+    expect(shown.health).toEqual({ state: 'failing', window: 20, succeeded: 0, failed: 20, retrying: 0, waiting: 0, last_success: null })
 
     const mixed = await newEndpoint(undefined, '/mixed')
     const seeded = await seedDeliveries(app, tenant, mixed.id, 6, n => n === 5 ? 'pending' : n === 4 ? 'failed' : 'succeeded')
@@ -65,7 +65,7 @@ describe('webhook endpoint health', () => {
     expect(health.last_success).toBe(Math.floor(seeded[3]!.attempts[0]!.at_ms / 1000))
 
     const fresh = (await call('POST', '/v1/webhooks', { url: receiver.url, events: ['case.created'] })).json()
-    expect(fresh.health).toEqual({ state: 'idle', window: 0, succeeded: 0, failed: 0, retrying: 0, last_success: null })
+    expect(fresh.health).toEqual({ state: 'idle', window: 0, succeeded: 0, failed: 0, retrying: 0, waiting: 0, last_success: null })
     const listed = (await call('GET', '/v1/webhooks?limit=100')).json().data as Array<{ id: string, health: { state: string } }>
     expect(listed.find(e => e.id === failing.id)!.health.state).toBe('failing')
     expect(listed.find(e => e.id === mixed.id)!.health.state).toBe('degraded')

@@ -42,7 +42,7 @@ async function healthResource (state: StateDb, scope: Scope, endpointId: string)
   const newest: Delivery[] = []
   for await (const d of scanDeliveriesNewestFirst(state, scope, endpointId, undefined, HEALTH_WINDOW)) newest.push(d)
   const h = endpointHealth(newest)
-  return { state: h.state, window: h.window, succeeded: h.succeeded, failed: h.failed, retrying: h.retrying, last_success: h.last_success_ms === null ? null : Math.floor(h.last_success_ms / 1000) }
+  return { state: h.state, window: h.window, succeeded: h.succeeded, failed: h.failed, retrying: h.retrying, waiting: h.waiting, last_success: h.last_success_ms === null ? null : Math.floor(h.last_success_ms / 1000) }
 }
 
 export function deliveryResource (d: Delivery) {

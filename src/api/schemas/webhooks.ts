@@ -17,11 +17,12 @@ export const WebhookEndpoint = define('WebhookEndpoint', {
     status: oneOf(['enabled', 'disabled']),
     disabled_reason: { type: ['string', 'null'] },
     health: shape({
-      state: oneOf(['healthy', 'degraded', 'failing', 'idle'], 'failing: none of the recent deliveries succeeded and some failed or are being retried; degraded: some succeeded, some did not; healthy: all attempted ones succeeded; idle: nothing attempted yet.'),
+      state: oneOf(['healthy', 'degraded', 'failing', 'idle'], 'failing: none of the recent deliveries succeeded and some failed or are being retried; degraded: some succeeded, some did not; healthy: all attempted ones succeeded; idle: none attempted yet (no deliveries, or only waiting ones).'),
       window: int(`How many of the newest deliveries were judged (at most ${HEALTH_WINDOW}).`),
       succeeded: int(),
       failed: int('Dead-lettered: every attempt failed.'),
       retrying: int('Pending after at least one failed attempt.'),
+      waiting: int('Pending, not attempted yet (a delivery just made, or a replay just queued).'),
       last_success: { type: ['integer', 'null'], description: 'The newest successful attempt among them (unix seconds); null when none succeeded.' }
     }, [], { description: `How the endpoint's newest deliveries (at most ${HEALTH_WINDOW}) went: an endpoint can be enabled and failing.` }),
     created: time(),

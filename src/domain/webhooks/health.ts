@@ -19,6 +19,8 @@ export interface EndpointHealth {
   failed: number
   /** Pending after at least one failed attempt. */
   retrying: number
+  /** Pending, not attempted yet (a delivery just made, or a replay just queued). */
+  waiting: number
   /** The newest successful attempt among them (ms), null when none succeeded. */
   last_success_ms: number | null
 }
@@ -28,6 +30,7 @@ export function endpointHealth (newestFirst: readonly Delivery[]): EndpointHealt
   let succeeded = 0
   let failed = 0
   let retrying = 0
+  let waiting = 0
   let lastSuccess: number | null = null
   for (const d of newestFirst) {
     if (d.status === 'succeeded') {
@@ -36,8 +39,9 @@ export function endpointHealth (newestFirst: readonly Delivery[]): EndpointHealt
       lastSuccess = Math.max(lastSuccess ?? at, at)
     } else if (d.status === 'failed') failed++
     else if (d.attempts.length > 0) retrying++
+    else waiting++
   }
   const troubled = failed + retrying
   const state = succeeded === 0 ? (troubled === 0 ? 'idle' : 'failing') : troubled === 0 ? 'healthy' : 'degraded'
-  return { state, window: newestFirst.length, succeeded, failed, retrying, last_success_ms: lastSuccess }
+  return { state, window: newestFirst.length, succeeded, failed, retrying, waiting, last_success_ms: lastSuccess }
 }
