@@ -64,6 +64,10 @@ describe('webhook endpoint health', () => {
     expect(health).toMatchObject({ state: 'degraded', window: 6, succeeded: 4, failed: 1, retrying: 1 })
     expect(health.last_success).toBe(Math.floor(seeded[3]!.attempts[0]!.at_ms / 1000))
 
+    const healthy = await newEndpoint(undefined, '/healthy')
+    await seedDeliveries(app, tenant, healthy.id, 3, () => 'succeeded')
+    expect((await call('GET', `/v1/webhooks/${healthy.id}`)).json().health).toMatchObject({ state: 'healthy', window: 3, succeeded: 3 })
+
     const fresh = (await call('POST', '/v1/webhooks', { url: receiver.url, events: ['case.created'] })).json()
     expect(fresh.health).toEqual({ state: 'idle', window: 0, succeeded: 0, failed: 0, retrying: 0, waiting: 0, last_success: null })
     const listed = (await call('GET', '/v1/webhooks?limit=100')).json().data as Array<{ id: string, health: { state: string } }>
