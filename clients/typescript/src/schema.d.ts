@@ -1212,7 +1212,7 @@ export interface components {
             /** @description How the endpoint's newest deliveries (at most 20) went: an endpoint can be enabled and failing. */
             health: {
                 /**
-                 * @description failing: none of the recent deliveries succeeded and some failed or are being retried; degraded: some succeeded, some did not; healthy: all attempted ones succeeded; idle: nothing attempted yet.
+                 * @description failing: none of the recent deliveries succeeded and some failed or are being retried; degraded: some succeeded, some did not; healthy: all attempted ones succeeded; idle: none attempted yet (no deliveries, or only waiting ones).
                  * @enum {string}
                  */
                 state: "healthy" | "degraded" | "failing" | "idle";
@@ -1223,6 +1223,8 @@ export interface components {
                 failed: number;
                 /** @description Pending after at least one failed attempt. */
                 retrying: number;
+                /** @description Pending, not attempted yet (a delivery just made, or a replay just queued). */
+                waiting: number;
                 /** @description The newest successful attempt among them (unix seconds); null when none succeeded. */
                 last_success: number | null;
             };
@@ -1671,7 +1673,7 @@ export interface components {
                 } | null;
             } | null;
         };
-        /** @description Decisions per minute by action, the score histogram, latency and consumer lag over the last minutes. */
+        /** @description Decisions per minute by action, the score histogram, latency, rule hits, the case backlog, failed webhook deliveries and consumer lag over the last minutes. */
         Overview: {
             /**
              * @description The kind of object.
@@ -1697,6 +1699,18 @@ export interface components {
                 p50: number | null;
                 p99: number | null;
             };
+            /** @description The top rules’ hits over the window, in twelve buckets. */
+            rule_hits: {
+                /** @description The length of one bucket. */
+                bucket_seconds: number;
+                /** @description The rules with the most hits (at most 5). */
+                rules: {
+                    id: string;
+                    hits: number;
+                    /** @description Hits per bucket, oldest first. */
+                    buckets: number[];
+                }[];
+            };
             model: {
                 version: string;
                 trained_labels: number;
@@ -1707,7 +1721,45 @@ export interface components {
                     challenger_ap: number;
                     promoted: boolean;
                 } | null;
+                /** @description Where measuring quality on matured labels stands: why it is not measured yet, when it is not. */
+                quality: {
+                    /** @enum {string} */
+                    state: "measured" | "no_matured_labels" | "challenger_in_shadow" | "too_few_frauds";
+                    /** @description Matured decisions the serving model learned from. */
+                    matured_labels: number;
+                    /** @description Event time of the latest decision learned from. */
+                    matured_through: number | null;
+                    /** @description While trees score in shadow: their training horizon. */
+                    challenger_trained_through: number | null;
+                };
             };
+            cases: {
+                open: number;
+                in_review: number;
+                /** @description When the oldest open or in-review case was opened. */
+                oldest_unclosed_created: number | null;
+                oldest_unclosed_age_seconds: number | null;
+            } | null;
+            webhooks: {
+                endpoints: number;
+                /** @description Dead-lettered deliveries not replayed yet. */
+                failed_not_replayed: number;
+                /** @description Of them, those created in the last 24 hours. */
+                failed_last_24h: number;
+                /** @description The figures are floors: an endpoint had more than 1,000 dead letters, or the tenant more than 50 endpoints. */
+                capped: boolean;
+                /** @description Endpoints whose newest deliveries all fail (failing) or partly fail (degraded), the worst first. */
+                troubled: {
+                    id: string;
+                    url: string;
+                    /** @enum {string} */
+                    status: "enabled" | "disabled";
+                    /** @enum {string} */
+                    health: "failing" | "degraded";
+                    failed: number;
+                    retrying: number;
+                }[];
+            } | null;
             /** @description Records each consumer group of the instance is behind. */
             lag: {
                 [key: string]: number;
@@ -2505,10 +2557,15 @@ export interface operations {
                 limit?: number;
                 /** @description An object id: the page starts after it (the last id of the page before). */
                 starting_after?: string;
+                /** @description Only decisions of this user id (exactly as sent). */
                 user_id?: string;
+                /** @description Only decisions of this email (exactly as sent). */
                 email?: string;
+                /** @description Only decisions of this device id (exactly as sent). */
                 device_id?: string;
-                ip?: string;
+                /** @description Only decisions from this IPv4 or IPv6 address (an IPv6 address however written: 2001:DB8:0::1 finds 2001:db8::1). */
+                ip?: string | unknown | unknown;
+                /** @description Only decisions of this card fingerprint (the request’s card_fingerprint, exactly as sent). */
                 card?: string;
             };
             header?: never;
@@ -3462,7 +3519,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Decisions per minute by action, the score histogram, latency and consumer lag over the last minutes. */
+            /** @description Decisions per minute by action, the score histogram, latency, rule hits, the case backlog, failed webhook deliveries and consumer lag over the last minutes. */
             200: {
                 headers: {
                     /** @description The request’s trace id (as in the body’s trace_id). */

@@ -242,8 +242,11 @@ class FraudClient:
     def get_webhook_delivery(self, endpoint_id: str, delivery_id: str) -> m.WebhookDelivery:
         return self.request("GET", f"/v1/webhooks/{_p(endpoint_id)}/deliveries/{_p(delivery_id)}")
 
-    def replay_webhook_delivery(self, endpoint_id: str, delivery_id: str) -> m.WebhookDeliveryReplay:
+    def replay_webhook_delivery(self, endpoint_id: str, delivery_id: str) -> m.WebhookDelivery:
         return self.request("POST", f"/v1/webhooks/{_p(endpoint_id)}/deliveries/{_p(delivery_id)}/replay")
+
+    def replay_webhook_deliveries(self, endpoint_id: str, **replay: Unpack[m.WebhookDeliveriesReplayInput]) -> m.WebhookDeliveryList:
+        return self.request("POST", f"/v1/webhooks/{_p(endpoint_id)}/deliveries/replay", json=replay)
 
     # Keys, audit, mutual TLS, dashboard users, health
 

@@ -334,6 +334,7 @@ class Health1(TypedDict, closed=True):
     succeeded: int
     failed: int
     retrying: int
+    waiting: int
     last_success: int | None
 
 
@@ -803,10 +804,71 @@ class LatencyMs(TypedDict, closed=True):
     p99: float | None
 
 
+class Rule2(TypedDict, closed=True):
+    id: str
+    hits: int
+    buckets: list[int]
+
+
+class RuleHits1(TypedDict, closed=True):
+    """
+    The top rules’ hits over the window, in twelve buckets.
+    """
+
+    bucket_seconds: int
+    rules: list[Rule2]
+
+
+class Quality(TypedDict, closed=True):
+    """
+    Where measuring quality on matured labels stands: why it is not measured yet, when it is not.
+    """
+
+    state: Literal[
+        'measured', 'no_matured_labels', 'challenger_in_shadow', 'too_few_frauds'
+    ]
+    matured_labels: int
+    matured_through: int | None
+    challenger_trained_through: int | None
+
+
 class Model1(TypedDict, closed=True):
     version: str
     trained_labels: int
     evaluation: Evaluation1 | None
+    quality: Quality
+
+
+class Cases(TypedDict, closed=True):
+    """
+    The open-case backlog (null without the cases:read scope).
+    """
+
+    open: int
+    in_review: int
+    oldest_unclosed_created: int | None
+    oldest_unclosed_age_seconds: int | None
+
+
+class TroubledItem(TypedDict, closed=True):
+    id: str
+    url: str
+    status: Literal['enabled', 'disabled']
+    health: Literal['failing', 'degraded']
+    failed: int
+    retrying: int
+
+
+class Webhooks(TypedDict, closed=True):
+    """
+    Failed webhook deliveries (null without the webhooks:manage scope).
+    """
+
+    endpoints: int
+    failed_not_replayed: int
+    failed_last_24h: int
+    capped: bool
+    troubled: list[TroubledItem]
 
 
 Overview = TypedDict(
@@ -820,7 +882,10 @@ Overview = TypedDict(
         'per_minute': list[PerMinuteItem],
         'score_histogram': list[int],
         'latency_ms': LatencyMs,
+        'rule_hits': RuleHits1,
         'model': Model1,
+        'cases': Cases | None,
+        'webhooks': Webhooks | None,
         'lag': dict[str, int],
     },
     closed=True,
