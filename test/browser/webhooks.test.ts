@@ -78,15 +78,15 @@ describe.skipIf(missing !== undefined)('the webhooks page in headless Chromium',
     receiver.respond = () => ({ status: 200 })
   })
 
-  it('lists 400 deliveries newest first in pages of 25 with Previous and Next, reads failing, and replays all failed after a confirmation', async () => {
+  it('lists 1,000 deliveries (812 failed, as the issue saw them) newest first in pages of 25 with Previous and Next, reads failing, and replays all failed after a confirmation', async () => {
     const endpoint = (await rest('POST', '/v1/webhooks', { url: receiver.url.replace('/hooks', '/seeded'), events: ['case.created'], description: 'many' })).json()
-    // The oldest 100 delivered, then the receiver broke: the newest 300 dead-lettered after 12 attempts each.
-    const seeded = await seedDeliveries(app, app.identity.defaultTenant, endpoint.id, 400, n => n < 100 ? 'succeeded' : 'failed')
+    // The oldest 188 delivered, then the receiver broke: the newest 812 dead-lettered after 12 attempts each.
+    const seeded = await seedDeliveries(app, app.identity.defaultTenant, endpoint.id, 1000, n => n < 188 ? 'succeeded' : 'failed')
     const newestFirst = seeded.map(d => d.id).reverse()
     const { context, page } = await newPage(browser)
     await signIn(page, base, 'ada@example.com')
     const rows = page.locator('table.deliveries tbody tr')
-    await timed('webhooks page: one endpoint\u2019s 400 deliveries (300 failed), newest 25', () => page.goto(`${base}/dashboard/webhooks/${endpoint.id}`), () => rows.first().waitFor())
+    await timed('webhooks page: one endpoint\u2019s 1,000 deliveries (812 failed), newest 25', () => page.goto(`${base}/dashboard/webhooks/${endpoint.id}`), () => rows.first().waitFor())
     expect(await rows.evaluateAll(trs => trs.map(tr => tr.id))).toEqual(newestFirst.slice(0, 25).map(id => `delivery-${id}`))
     const endpointRow = page.locator('table.endpoints tr', { has: page.getByRole('link', { name: endpoint.id }) })
     expect(await endpointRow.textContent()).toMatch(/enabled.*Failing: 0 of the last 20 succeeded, 20 failed/)
