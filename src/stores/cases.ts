@@ -6,6 +6,7 @@ import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import type { CaseRecord } from '../domain/records/cases.js'
+import { unclosedIndexOp, unclosedKey, type UnclosedEntry } from './case-queue-index.js'
 
 export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, scope.tenant, scope.mode, id)
 export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
@@ -27,6 +28,30 @@ export async function lookupCaseIdByTrace (state: StateDb, scope: Scope, traceId
 export async function * scanCases (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<Case> {
   const [from, lt] = rangeAfter(prefixRange(TAG.caseRecord, scope.tenant, scope.mode), startingAfter === undefined ? undefined : caseKey(scope, startingAfter))
   yield * scanJson<Case>(state.db, from, lt)
+}
+
+/**
+ * Open and in-review cases of a tenant and mode in id order, after `startingAfter` when given: the queue index,
+ * so closed cases (most of a tenant's, over time) cost nothing to skip.
+ */
+export async function * scanUnclosed (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<UnclosedEntry> {
+  const [from, lt] = rangeAfter(prefixRange(TAG.caseUnclosed, scope.tenant, scope.mode), startingAfter === undefined ? undefined : unclosedKey(scope, startingAfter))
+  yield * scanJson<UnclosedEntry>(state.db, from, lt)
+}
+
+/** The cases of the queue index entries given, read a hundred at a time, in order. */
+export async function * unclosedCases (state: StateDb, scope: Scope, entries: AsyncIterable<UnclosedEntry>): AsyncGenerator<Case> {
+  let ids: string[] = []
+  const read = async function * () {
+    const raw = await state.getMany(ids.map(id => caseKey(scope, id)))
+    ids = []
+    for (const r of raw) if (r !== undefined) yield JSON.parse(r.toString()) as Case
+  }
+  for await (const e of entries) {
+    ids.push(e.id)
+    if (ids.length === 100) yield * read()
+  }
+  if (ids.length > 0) yield * read()
 }
 
 export type CommandOutcome = CaseRecord['command'] & { case: Case | null }
@@ -66,6 +91,8 @@ export async function applyCaseState ({ case: c }: CaseRecord, writes: StoreWrit
   const stored = raw === undefined ? undefined : JSON.parse(raw.toString()) as Case
   if (stored === undefined || c.version > stored.version) {
     writes.put(caseKey(scope, c.id), Buffer.from(JSON.stringify(c)))
+    const index = unclosedIndexOp(c)
+    if (index.type === 'put') writes.put(index.key, index.value); else writes.del(index.key)
     if (c.trace_id !== null) writes.put(caseByTraceKey(scope, c.trace_id), Buffer.from(c.id))
     if (c.outcome !== stored?.outcome) await writeGates(writes, c)
   }

@@ -49,6 +49,8 @@ export const TAG = {
   caseRecord: 'e',
   caseByTrace: 't',
   caseGate: 'g',
+  /** The open and in-review cases (the queue), by id, with their status, assignee and opening time. */
+  caseUnclosed: 'O',
   label: 'l',
   webhook: 'h',
   deliveryView: 'y',

@@ -1,6 +1,7 @@
 import type { RocksLevel } from '@nxtedition/rocksdb'
 import { GroupCommitter, openRocks } from './rocks.js'
 import { stateKey, TAG } from './keys.js'
+import { indexStoredCases } from './case-index-upgrade.js'
 import { upgradeLatestValues } from './latest-upgrade.js'
 import { indexStoredTransactions } from './transaction-index-upgrade.js'
 import { StorageHealth, type StorageHealthOptions } from './storage-health.js'
@@ -54,5 +55,6 @@ export async function openStateDb (location: string, options: StorageHealthOptio
   }
   await upgradeLatestValues(state)
   await indexStoredTransactions(state)
+  await indexStoredCases(state)
   return state
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
-import { MAX_NOTES } from '../../src/domain/cases/types.js'
+import { MAX_NOTES, type Case } from '../../src/domain/cases/types.js'
+import { caseKey, scanUnclosed } from '../../src/stores/cases.js'
+import { indexStoredCases } from '../../src/stores/case-index-upgrade.js'
+import { stateKey, TAG } from '../../src/stores/keys.js'
 import { auth, createTenant, eventually, startTestApp } from '../support/app.js'
 
 let app: App
@@ -113,5 +116,29 @@ describe('the queue at a glance', () => {
     const theirs = (await call('GET', '/v1/cases/summary', undefined, other.keys.live)).json()
     expect(after.assignees).toContainEqual({ assignee: 'quinn@example.com', in_review: before.assigned_in_review + 1 })
     expect(theirs).toEqual({ object: 'case_summary', open: 0, in_review: 0, oldest_unclosed_created: null, oldest_unclosed_age_seconds: null, assignees: [] })
+  })
+})
+
+describe('the queue index (open and in-review cases only)', () => {
+  it('follows each case until it closes, and is built for cases stored before it existed', async () => {
+    const scope = { tenant: app.identity.defaultTenant, mode: 'test' as const }
+    const indexed = async () => { const ids: string[] = []; for await (const e of scanUnclosed(app.state, scope)) ids.push(e.id); return ids }
+    const c = await openCase({ user_id: 'u-index' })
+    expect(await indexed()).toContain(c.id)
+    await call('POST', `/v1/cases/${c.id}/assign`, { assignee: 'ana' })
+    expect((await call('GET', '/v1/cases?status=in_review&assignee=ana')).json().data.map((x: { id: string }) => x.id)).toEqual([c.id])
+    await call('POST', `/v1/cases/${c.id}/disposition`, { outcome: 'fraud', analyst: 'ana' })
+    expect(await indexed()).not.toContain(c.id)
+    expect((await call('GET', '/v1/cases?status=in_review&assignee=ana')).json().data).toEqual([])
+
+    // A case stored by an older build (no index entry) is indexed when the store opens.
+    const old: Case = { ...(JSON.parse((await app.state.get(caseKey(scope, c.id)))!.toString()) as Case), id: 'case_stored_before', status: 'open', outcome: null, assignee: null }
+    await app.state.committer.commit([{ type: 'put', key: caseKey(scope, old.id), value: Buffer.from(JSON.stringify(old)) }, { type: 'del', key: stateKey(TAG.meta, 'case_unclosed_index_1') }])
+    expect(await indexed()).not.toContain(old.id)
+    expect(await indexStoredCases(app.state)).toBeGreaterThan(0)
+    expect(await indexed()).toContain(old.id)
+    expect(await indexed()).not.toContain(c.id)
+    expect(await indexStoredCases(app.state)).toBe(0)
+    expect((await call('GET', '/v1/cases?status=open&limit=100&user_id=u-index')).json().data.map((x: { id: string }) => x.id)).toEqual([old.id])
   })
 })

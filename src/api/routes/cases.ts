@@ -5,7 +5,7 @@ import { caseTransactionOf } from '../../domain/cases/transaction-summary.js'
 import type { Subject } from '../../domain/decision/types.js'
 import { subjectsOf, SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
-import { getCase, lookupCaseIdByTrace, scanCases } from '../../stores/cases.js'
+import { getCase, lookupCaseIdByTrace, scanCases, scanUnclosed, unclosedCases } from '../../stores/cases.js'
 import { getTransaction } from '../../stores/transactions.js'
 import type { Scope } from '../../domain/scope.js'
 import type { Principal } from '../../services/auth.js'
@@ -35,6 +35,18 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     const id = await lookupCaseIdByTrace(state, scope, traceId)
     const c = id === undefined ? undefined : await getCase(state, scope, id)
     if (c !== undefined && (startingAfter === undefined || c.id > startingAfter)) yield c
+  }
+  /**
+   * The cases a list reads, in id order after `startingAfter`: for open or in-review ones, only the queue index's
+   * entries of that status (and assignee), so closed cases are never read; otherwise every case of the tenant.
+   */
+  async function * casesToList (scope: Scope, q: CaseListQuery, startingAfter: string | undefined): AsyncGenerator<Case> {
+    if (q.trace_id !== undefined) { yield * caseOfTrace(scope, q.trace_id, startingAfter); return }
+    if (q.status !== 'open' && q.status !== 'in_review') { yield * scanCases(state, scope, startingAfter); return }
+    async function * entries () {
+      for await (const e of scanUnclosed(state, scope, startingAfter)) if (e.status === q.status && (q.assignee === undefined || e.assignee === q.assignee)) yield e
+    }
+    yield * unclosedCases(state, scope, entries())
   }
   const base = (p: Principal, caseId: string) => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: clock(), actor: p.actor, ...(p.name === undefined ? {} : { actor_name: p.name }) })
   const disposition = (p: Principal, caseId: string, body: DispositionBody) => {
@@ -103,14 +115,14 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     if (q.order === 'score') {
       // Highest score first (then oldest): every matching case of the tenant and mode is read and sorted.
       const all: Case[] = []
-      for await (const c of scanCases(state, scope)) if (matches(c)) all.push(c)
+      for await (const c of casesToList(scope, q, undefined)) if (matches(c)) all.push(c)
       all.sort((x, y) => (y.score ?? -1) - (x.score ?? -1) || (x.id < y.id ? -1 : 1))
       const limit = q.limit ?? 10
       const from = q.starting_after === undefined ? 0 : all.findIndex(c => c.id === q.starting_after) + 1
       const data = from === 0 && q.starting_after !== undefined ? [] : all.slice(from, from + limit)
       return { object: 'list', url: '/v1/cases', has_more: from + limit < all.length, data: data.map(c => caseResource(c, false)) }
     }
-    const page = await pageOf(q.trace_id === undefined ? scanCases(state, scope, q.starting_after) : caseOfTrace(scope, q.trace_id, q.starting_after), matches, q)
+    const page = await pageOf(casesToList(scope, q, q.starting_after), matches, q)
     return { object: 'list', url: '/v1/cases', has_more: page.has_more, data: page.data.map(c => caseResource(c, false)) }
   })
 
