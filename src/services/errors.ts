@@ -47,6 +47,7 @@ export const ERRORS = {
   case_closed: invalid(409),
   invalid_transition: invalid(409),
   case_note_limit: invalid(409),
+  case_history_full: invalid(409),
   idempotency_key_in_use: invalid(409),
   body_too_large: invalid(413),
   event_too_large: invalid(413),

@@ -64,7 +64,7 @@ describe('notes', () => {
     const c = await openCase({ user_id: 'u-notes-bad' })
     expect((await call('POST', `/v1/cases/${c.id}/notes`, { body: '' })).json().error).toMatchObject({ code: 'parameter_invalid', param: 'body' })
     expect((await call('POST', `/v1/cases/${c.id}/notes`, { body: '   \n ' })).json().error).toMatchObject({ code: 'parameter_invalid', param: 'body' })
-    expect((await call('POST', `/v1/cases/${c.id}/notes`, { body: 'x'.repeat(5001) })).json().error).toMatchObject({ param: 'body' })
+    expect((await call('POST', `/v1/cases/${c.id}/notes`, { body: 'x'.repeat(2001) })).json().error).toMatchObject({ param: 'body' })
     expect((await call('POST', `/v1/cases/${c.id}/notes`, {})).json().error).toMatchObject({ code: 'parameter_missing', param: 'body' })
     expect((await call('POST', `/v1/cases/${c.id}/notes`, { body: 'probe' }, other.keys.test)).statusCode).toBe(404)
     expect((await call('GET', `/v1/cases/${c.id}`)).json().notes).toEqual([])

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyCaseCommand, type Transition } from '../../src/domain/cases/transitions.js'
 import { caseEffects } from '../../src/domain/cases/effects.js'
-import { CASE_OUTCOMES, type Case, type CaseEntry, type CaseOutcome, type CaseSubjects } from '../../src/domain/cases/types.js'
+import { CASE_OUTCOMES, MAX_HISTORY, MAX_NOTES, NOTE_MAX_LENGTH, NOTES_MAX_BYTES, type Case, type CaseEntry, type CaseOutcome, type CaseSubjects } from '../../src/domain/cases/types.js'
 import { stableEventId } from '../../src/domain/records/events.js'
 import type { CaseCommand } from '../../src/domain/records/case-commands.js'
 
@@ -268,5 +268,44 @@ describe('case effects', () => {
     const effects = caseEffects(t.case, t.entry)
     expect(effects.events[0]!.livemode).toBe(false)
     expect(effects.label!.livemode).toBe(false)
+  })
+})
+
+describe('case transitions: what one case may hold', () => {
+  const note = (c: Case, i: number, body: string) => applyCaseCommand(c, { ...base(`cmd_note_${i}`, 3_000_000 + i), type: 'note', body })
+
+  it('keeps notes in any status, with their author, without changing the status', () => {
+    const c = accepted(note(closedWith('fraud'), 0, 'after the fact')).case
+    expect(c).toMatchObject({ status: 'closed', outcome: 'fraud' })
+    expect(c.history.at(-1)).toMatchObject({ type: 'noted', body: 'after the fact', actor: 'analyst:alice' })
+    expect(caseEffects(c, c.history.at(-1)!)).toEqual({ events: [], label: undefined, denyListItems: [] })
+  })
+
+  it('refuses a note past MAX_NOTES, or past NOTES_MAX_BYTES of notes however few, and assignments and notes past MAX_HISTORY', () => {
+    let c = open()
+    for (let i = 0; i < MAX_NOTES; i++) c = accepted(note(c, i, 'n')).case
+    expect(note(c, MAX_NOTES, 'one more')).toMatchObject({ accepted: false, error: { status: 409, code: 'case_note_limit' } })
+
+    // Characters JSON writes as six bytes each (\u0001): the byte bound is reached long before the count.
+    let heavy = open()
+    const body = '\u0001'.repeat(NOTE_MAX_LENGTH)
+    let i = 0
+    for (; i < MAX_NOTES; i++) {
+      const t = note(heavy, i, body)
+      if (!t.accepted) break
+      heavy = t.case
+    }
+    expect(i).toBeLessThan(MAX_NOTES)
+    expect(new TextEncoder().encode(JSON.stringify(heavy)).length).toBeLessThan(NOTES_MAX_BYTES + 10_000)
+    expect(note(heavy, i, body)).toMatchObject({ accepted: false, error: { code: 'case_note_limit' } })
+
+    let busy = open()
+    for (let n = 1; n < MAX_HISTORY; n++) busy = accepted(applyCaseCommand(busy, assignCmd(`cmd_a${n}`, 2_000_000 + n, `analyst-${n % 7}`))).case
+    expect(busy.history).toHaveLength(MAX_HISTORY)
+    expect(applyCaseCommand(busy, assignCmd('cmd_last', 9_000_000, 'x'))).toMatchObject({ accepted: false, error: { status: 409, code: 'case_history_full' } })
+    expect(note(busy, 0, 'x')).toMatchObject({ accepted: false, error: { code: 'case_history_full' } })
+    // A full case can still be closed, and charged back: at most two dispositions ever.
+    const closed = accepted(applyCaseCommand(busy, dispositionCmd('cmd_d', 9_000_000, 'fraud'))).case
+    expect(accepted(applyCaseCommand(closed, dispositionCmd('cmd_cb', 9_100_000, 'chargeback'))).case.history).toHaveLength(MAX_HISTORY + 2)
   })
 })

@@ -311,7 +311,7 @@ function Notes (props: { c: CaseDetail, mayWrite: boolean, onAdded: (c: CaseDeta
         <form onSubmit={add}>
           <div class='field'>
             <label for='f-note'>New note</label>
-            <textarea id='f-note' maxLength={5000} value={body} onInput={e => setBody((e.target as HTMLTextAreaElement).value)} aria-invalid={error !== null} aria-describedby={error !== null ? 'note-error' : undefined} />
+            <textarea id='f-note' maxLength={2000} value={body} onInput={e => setBody((e.target as HTMLTextAreaElement).value)} aria-invalid={error !== null} aria-describedby={error !== null ? 'note-error' : undefined} />
             {error !== null && <p id='note-error' class='error' role='alert'>{error.message}</p>}
           </div>
           <button type='submit'>Add note</button>

@@ -13,9 +13,15 @@ export const CASE_OUTCOMES: readonly CaseOutcome[] = ['fraud', 'safe', 'chargeba
 /** Who a case is about (card = custom.card_fingerprint): its Stage 3 gates and deny-list entries apply to them. */
 export type CaseSubjects = Partial<Record<Subject, string>>
 
-/** A case keeps at most this many notes; a note is at most NOTE_MAX_LENGTH characters. */
+/**
+ * What one case may hold, so its state stays well under a log record's 1 MB whatever its users send: at most
+ * MAX_HISTORY changes, of which at most MAX_NOTES notes of at most NOTE_MAX_LENGTH characters and NOTES_MAX_BYTES
+ * of JSON in all (a character can take up to six bytes there).
+ */
+export const MAX_HISTORY = 400
 export const MAX_NOTES = 100
-export const NOTE_MAX_LENGTH = 5000
+export const NOTE_MAX_LENGTH = 2000
+export const NOTES_MAX_BYTES = 200_000
 
 /** One accepted change, kept in the case's history: its trail, notes included. */
 export interface CaseEntry {

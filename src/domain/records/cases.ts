@@ -6,7 +6,7 @@ export function caseStateRecord (cmd: CaseCommand, record: CaseRecord): LogRecor
   return { key: caseRecordKey({ tenant_id: cmd.tenant_id, mode: cmd.mode, id: cmd.case_id }), value: Buffer.from(JSON.stringify(record)), headers: { tenant_id: cmd.tenant_id } }
 }
 
-export interface CommandError { status: 404 | 409, code: 'resource_missing' | 'resource_exists' | 'case_closed' | 'invalid_transition' | 'case_note_limit', message: string }
+export interface CommandError { status: 404 | 409, code: 'resource_missing' | 'resource_exists' | 'case_closed' | 'invalid_transition' | 'case_note_limit' | 'case_history_full', message: string }
 
 /** What the case writer publishes on the `cases` topic: the case after a command, and the command's result. */
 export interface CaseRecord {
