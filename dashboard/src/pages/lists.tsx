@@ -35,18 +35,23 @@ export function Lists (props: { session: Session }) {
   return (
     <section aria-labelledby='lists-title'>
       <h2 id='lists-title'>Lists</h2>
-      <table><caption class='visually-hidden'>Value lists</caption>
+      <table class='stack'><caption class='visually-hidden'>Value lists</caption>
         <thead><tr><th scope='col'>List</th><th scope='col'>Type</th><th scope='col'>Items</th></tr></thead>
         <tbody>{lists.map(l => (
-          <tr key={l.alias}><td><button type='button' class='link' onClick={() => { void load(l.alias) }}>{l.alias}</button></td><td>{l.item_type}</td><td>{l.items_count}</td></tr>
+          <tr key={l.alias}>
+            <td data-label='List'><button type='button' class='link' onClick={() => { void load(l.alias) }} aria-current={open?.alias === l.alias ? 'true' : undefined}>{l.alias}</button></td>
+            <td data-label='Type'>{l.item_type}</td><td data-label='Items'>{l.items_count}</td>
+          </tr>
         ))}</tbody>
       </table>
       {open !== null && (
         <section aria-labelledby='list-title'>
           <h3 id='list-title'>List {open.alias}</h3>
-          <ul class='items'>{(open.items ?? []).map(item => (
-            <li key={item}>{item} {mayWrite && <button type='button' onClick={() => { void remove(item) }} aria-label={`Remove ${item}`}>Remove</button>}</li>
-          ))}</ul>
+          {(open.items ?? []).length === 0 ? <p>No items.</p> : (
+            <ul class='items'>{(open.items ?? []).map(item => (
+              <li key={item}><span class='item'>{item}</span> {mayWrite && <button type='button' class='secondary' onClick={() => { void remove(item) }} aria-label={`Remove ${item}`}>Remove</button>}</li>
+            ))}</ul>
+          )}
           {mayWrite && (
             <form onSubmit={add}>
               <Field label={`Add a value (${open.item_type})`} name='value' value={value} onInput={setValue} error={error} maxLength={256} />
