@@ -73,7 +73,8 @@ export function Decisions () {
   // Each page's `starting_after`, for Previous; kept per search (a new search starts at its first page).
   const [pages, setPages] = useState<{ key: string, cursors: string[] }>({ key, cursors: [] })
   const cursors = pages.key === key ? pages.cursors : []
-  const [result, setResult] = useState<{ key: string, page: List<Transaction> } | null>(null)
+  // The page shown, with the cursors it was read at: until the next one arrives, it stays shown and numbered as it was.
+  const [result, setResult] = useState<{ key: string, cursors: string[], page: List<Transaction> } | null>(null)
   const [error, setError] = useState<ApiErrorBody | null>(null)
   const after = cursors[cursors.length - 1]
 
@@ -88,7 +89,7 @@ export function Decisions () {
     if (after !== undefined) q.set('starting_after', after)
     void api<List<Transaction>>('GET', `/v1/transactions?${q}`).then(res => {
       if (!current) return
-      if (res.ok) { setResult({ key, page: res.data }); setError(null) } else { setResult(null); setError(res.error) }
+      if (res.ok) { setResult({ key, cursors, page: res.data }); setError(null) } else { setResult(null); setError(res.error) }
     })
     return () => { current = false }
   }, [key, after])
@@ -103,7 +104,9 @@ export function Decisions () {
     route(searchHref(field, v))
   }
   const mine = error !== null && error.param === field
-  const page = result !== null && result.key === key ? result.page : null
+  const shown = result !== null && result.key === key ? result : null
+  const page = shown?.page ?? null
+  const at = shown?.cursors ?? []
   const what = searched === undefined ? '' : `${searched[2]} (${query[searched[0]]!})`
   return (
     <div class='decisions-page'>
@@ -118,17 +121,17 @@ export function Decisions () {
         {mine && <p id='search-error' class='error' role='alert'>{error.message}</p>}
         <FormError error={error} fields={[field]} />
         {page !== null && (page.data.length === 0
-          ? <p role='status'>{cursors.length === 0 ? `No decisions ${what}.` : 'No older decisions.'}</p>
+          ? <p role='status'>{at.length === 0 ? `No decisions ${what}.` : 'No older decisions.'}</p>
           : (
             <>
-              <p role='status' data-testid='decisions-page'>{pageText(cursors.length * PAGE_SIZE + 1, page.data.length, page.has_more)}</p>
+              <p role='status' data-testid='decisions-page'>{pageText(at.length * PAGE_SIZE + 1, page.data.length, page.has_more)}</p>
               <DecisionTable rows={page.data} caption={`Decisions ${what}`} />
             </>
             ))}
-        {page !== null && (cursors.length > 0 || page.has_more) && (
+        {page !== null && (at.length > 0 || page.has_more) && (
           <nav class='pager' aria-label='Pages'>
-            <button type='button' disabled={cursors.length === 0} onClick={() => setPages({ key, cursors: cursors.slice(0, -1) })}>Previous</button>
-            <button type='button' disabled={!page.has_more} onClick={() => setPages({ key, cursors: [...cursors, page.data[page.data.length - 1]!.id] })}>Next</button>
+            <button type='button' disabled={at.length === 0} onClick={() => setPages({ key, cursors: at.slice(0, -1) })}>Previous</button>
+            <button type='button' disabled={!page.has_more} onClick={() => setPages({ key, cursors: [...at, page.data[page.data.length - 1]!.id] })}>Next</button>
           </nav>
         )}
       </Page>
