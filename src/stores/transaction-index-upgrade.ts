@@ -3,14 +3,15 @@ import { scan, type WriteOp } from './rocks.js'
 import type { StateDb } from './state-db.js'
 import { parseTransactionSubject, subjectIndexOps } from './transactions.js'
 
-const DONE = stateKey(TAG.meta, 'transaction_subject_index_1')
+const DONE = stateKey(TAG.meta, 'transaction_subject_index_2')
 const WRITE_EVERY = 1000
 
 /**
  * The subject index entries of the transactions stored before the index existed (stores/transactions.ts),
  * written when the store opens, before it answers searches. Reads only each record's subject (not its features).
- * Runs once per store (marked done); run again after an interruption, it rewrites entries that are there already,
- * which changes nothing. Returns how many transactions it read.
+ * Runs once per store, marked done under the version of the index's search forms (search-form.ts: 2, emails in
+ * lower case); run again after an interruption, it rewrites entries that are there already, which changes
+ * nothing. Returns how many transactions it read.
  */
 export async function indexStoredTransactions (state: Pick<StateDb, 'db' | 'committer' | 'get'>): Promise<number> {
   if (await state.get(DONE) !== undefined) return 0

@@ -74,7 +74,7 @@ describe('GET /v1/transactions by subject (the subject index)', () => {
     const old = { ...record, trace_id: newId('trc', record.created_ms - 1000) }
     await app.state.committer.commit([putTransactionOp(old, Buffer.from(JSON.stringify(old)))])
     // The store as it was before: no index entries, the upgrade not yet run.
-    const deletes: WriteOp[] = [{ type: 'del', key: stateKey(TAG.meta, 'transaction_subject_index_1') }]
+    const deletes: WriteOp[] = [{ type: 'del', key: stateKey(TAG.meta, 'transaction_subject_index_2') }]
     for await (const [key] of scan(app.state.db, ...prefixRange(TAG.transactionBySubject))) deletes.push({ type: 'del', key })
     await app.state.committer.commit(deletes)
     expect(await ids('/v1/transactions?user_id=u-before-index')).toEqual([])
@@ -82,6 +82,7 @@ describe('GET /v1/transactions by subject (the subject index)', () => {
     expect(await ids('/v1/transactions?user_id=u-before-index')).toEqual([kept.trace_id, old.trace_id])
     expect(await ids('/v1/transactions?ip=192.0.2.44')).toEqual([kept.trace_id, old.trace_id])
     expect(await ids('/v1/transactions?email=before@example.com&limit=1')).toEqual([kept.trace_id])
+    expect(await ids('/v1/transactions?email=Before@EXAMPLE.com&limit=1')).toEqual([kept.trace_id])
     expect(await ids('/v1/transactions?user_id=u-paged&limit=100')).toHaveLength(25)
     // Done once: opened again, the store reads nothing.
     expect(await indexStoredTransactions(app.state)).toBe(0)

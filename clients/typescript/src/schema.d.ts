@@ -2559,7 +2559,7 @@ export interface operations {
                 starting_after?: string;
                 /** @description Only decisions of this user id (exactly as sent). */
                 user_id?: string;
-                /** @description Only decisions of this email (exactly as sent). */
+                /** @description Only decisions of this email, in any case (Ada@Example.com finds ada@example.com). */
                 email?: string;
                 /** @description Only decisions of this device id (exactly as sent). */
                 device_id?: string;

@@ -42,7 +42,7 @@ const valueParameter = (description: string) => ({ type: 'string', minLength: 1,
 /** The subjects a search can name, as query parameters. */
 const SUBJECT_PARAMETERS: Record<Subject, object> = {
   user_id: valueParameter('Only decisions of this user id (exactly as sent).'),
-  email: valueParameter('Only decisions of this email (exactly as sent).'),
+  email: valueParameter('Only decisions of this email, in any case (Ada@Example.com finds ada@example.com).'),
   device_id: valueParameter('Only decisions of this device id (exactly as sent).'),
   ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }], description: 'Only decisions from this IPv4 or IPv6 address (an IPv6 address however written: 2001:DB8:0::1 finds 2001:db8::1).' },
   card: valueParameter('Only decisions of this card fingerprint (the request\u2019s card_fingerprint, exactly as sent).')
