@@ -9,6 +9,7 @@ import { Webhooks } from './pages/webhooks.js'
 import { DecisionPage, Decisions } from './pages/decisions.js'
 import { Rules } from './pages/rules.js'
 import { OverviewPage } from './pages/overview.js'
+import { Users } from './pages/users.js'
 
 function Shell (props: { session: Session, onSignOut: () => void }) {
   const [mode, setShown] = useState<Mode>(currentMode())
@@ -25,12 +26,13 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
           {can(props.session, 'rules:read') && link('/dashboard/rules', 'Rules and lists')}
           {can(props.session, 'webhooks:manage') && link('/dashboard/webhooks', 'Webhooks')}
           {can(props.session, 'transactions:read') && link('/dashboard/overview', 'Overview')}
+          {can(props.session, 'users:manage') && link('/dashboard/users', 'Users')}
         </nav>
         <div class='account'>
           <label class='mode'>
             <input type='checkbox' checked={mode === 'test'} onChange={e => switchMode((e.target as HTMLInputElement).checked ? 'test' : 'live')} /> Sandbox
           </label>
-          <span>{props.session.user.name} ({props.session.user.role})</span>
+          <span class='who' data-testid='signed-in-as'>{props.session.user.name} ({props.session.user.role})</span>
           <button type='button' onClick={() => { void signOut() }}>Sign out</button>
         </div>
       </header>
@@ -45,6 +47,7 @@ function Shell (props: { session: Session, onSignOut: () => void }) {
           <Route path='/dashboard/rules' component={() => <Rules session={props.session} />} />
           <Route path='/dashboard/rules/:id' component={({ id }: { id: string }) => <Rules session={props.session} id={id} />} />
           <Route path='/dashboard/overview' component={() => <OverviewPage />} />
+          <Route path='/dashboard/users' component={() => <Users session={props.session} />} />
           <Route path='/dashboard/webhooks' component={() => <Webhooks />} />
           <Route path='/dashboard/webhooks/:id' component={({ id }: { id: string }) => <Webhooks id={id} />} />
           <Route default component={() => <p>Page not found.</p>} />

@@ -60,4 +60,5 @@ export async function serveDashboard (app: FastifyInstance, dist = DASHBOARD_DIS
   app.get('/dashboard/webhooks', { schema: { hide: true } }, page)
   app.get('/dashboard/webhooks/:id', { schema: { hide: true } }, page)
   app.get('/dashboard/overview', { schema: { hide: true } }, page)
+  app.get('/dashboard/users', { schema: { hide: true } }, page)
 }

@@ -132,20 +132,6 @@ describe.skipIf(missing !== undefined)('the dashboard in headless Chromium', () 
     await context.close()
   })
 
-  it('draws the overview: decisions per minute by action, scores, latency, the model, lag per topology', async () => {
-    const { context, page } = await newPage()
-    await signIn(page, 'ada@example.com')
-    await page.getByRole('link', { name: 'Overview' }).click()
-    await page.getByRole('heading', { name: 'Overview' }).waitFor()
-    expect(Number(await page.getByTestId('overview-decisions').textContent())).toBeGreaterThanOrEqual(1)
-    expect(await page.getByTestId('overview-model').textContent()).toMatch(/^prior-|^trees-/)
-    for (const chart of ['Decisions per minute by action', 'Scores (decisions per tenth)', 'Consumer lag per group (records)']) {
-      expect(await page.getByRole('img', { name: chart }).count(), chart).toBe(1)
-    }
-    await expectAccessible(page, 'overview')
-    await context.close()
-  })
-
   it('loads every page under its Content-Security-Policy without a violation', async () => {
     const context = await browser.newContext()
     const page = await context.newPage()

@@ -1,20 +1,28 @@
-/** A horizontal bar chart in SVG, with the figures as text too (a screen reader reads the table under it). */
-export function Bars (props: { title: string, data: Array<[string, number]> }) {
+/**
+ * A horizontal bar chart: each row its label, its bar and its figure, laid out by the page (labels of any length
+ * wrap in their own column and never run over a bar or its figure; on a phone the chart is as wide as the screen).
+ * Only the bars are drawn (SVG, widths in percent: the page's style policy allows no inline style); a screen
+ * reader reads the table under it.
+ */
+export function Bars (props: { title: string, data: Array<[string, number]>, empty?: string }) {
   const max = Math.max(1, ...props.data.map(([, v]) => v))
-  const row = 28
   return (
     <figure class='chart'>
-      <svg role='img' aria-label={props.title} width='480' height={props.data.length * row + 8} viewBox={`0 0 480 ${props.data.length * row + 8}`}>
-        {props.data.map(([label, value], i) => (
-          <g key={label} transform={`translate(0 ${i * row + 4})`}>
-            <text x='0' y='17' font-size='13' fill='#1a1a1a'>{label}</text>
-            <rect x='120' y='4' height='18' width={Math.max(1, (value / max) * 300)} fill='#0b57d0' />
-            <text x={128 + (value / max) * 300} y='17' font-size='13' fill='#1a1a1a'>{value}</text>
-          </g>
+      <div class='bars' role='img' aria-label={props.title}>
+        {props.data.length === 0 && <p class='bars-empty'>{props.empty ?? 'Nothing to draw.'}</p>}
+        {props.data.map(([label, value]) => (
+          <div class='bar-row' key={label}>
+            <span class='bar-label'>{label}</span>
+            <svg class='bar' width='100%' height='18' aria-hidden='true' focusable='false'>
+              <rect x='0' y='0' height='18' width={`${value === 0 ? 0 : Math.max(0.5, (value / max) * 100)}%`} fill='#0b57d0' />
+            </svg>
+            <span class='bar-value'>{value}</span>
+          </div>
         ))}
-      </svg>
+      </div>
       <figcaption>{props.title}</figcaption>
-      <table class='visually-hidden'><caption>{props.title}</caption><tbody>{props.data.map(([l, v]) => <tr key={l}><th scope='row'>{l}</th><td>{v}</td></tr>)}</tbody></table>
+      {/* A table grows to its content whatever its width: the box that hides it is a block. */}
+      <div class='visually-hidden'><table><caption>{props.title}</caption><tbody>{props.data.map(([l, v]) => <tr key={l}><th scope='row'>{l}</th><td>{v}</td></tr>)}</tbody></table></div>
     </figure>
   )
 }
