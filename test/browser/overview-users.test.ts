@@ -216,6 +216,22 @@ describe.skipIf(missing !== undefined)('the overview and the users page in headl
     await context.close()
   })
 
+  it('loads the overview and the users page under their Content-Security-Policy without a violation', async () => {
+    // No bypass here: a style attribute or inline script on these pages would be refused and reported.
+    const context = await browser.newContext({ viewport: WIDTHS.phone })
+    const page = await context.newPage()
+    page.setDefaultTimeout(10_000)
+    const violations: string[] = []
+    page.on('console', m => { if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text()) })
+    await signIn(page, base, 'ada@example.com')
+    for (const [path, ready] of [['/dashboard/overview', 'overview-backlog'], ['/dashboard/users', 'user-ada@example.com']] as const) {
+      await page.goto(`${base}${path}`)
+      await page.getByTestId(ready).waitFor()
+    }
+    expect(violations).toEqual([])
+    await context.close()
+  })
+
   it('loads the overview and the users page in under a second with 10,000 open cases', async () => {
     await seedOpenCases(app, tenant, 10_000)
     const started = performance.now()
