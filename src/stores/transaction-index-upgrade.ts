@@ -1,7 +1,7 @@
 import { prefixRange, stateKey, TAG } from './keys.js'
-import { scan, type WriteOp } from './rocks.js'
-import type { StateDb } from './state-db.js'
-import { parseTransactionSubject, subjectIndexOps } from './transactions.js'
+import { scan, type GroupCommitter, type WriteOp } from './rocks.js'
+import type { RocksLevel } from '@nxtedition/rocksdb'
+import { parseTransactionSubject, subjectIndexOps } from './transaction-records.js'
 
 const DONE = stateKey(TAG.meta, 'transaction_subject_index_2')
 const WRITE_EVERY = 1000
@@ -13,7 +13,7 @@ const WRITE_EVERY = 1000
  * lower case); run again after an interruption, it rewrites entries that are there already, which changes
  * nothing. Returns how many transactions it read.
  */
-export async function indexStoredTransactions (state: Pick<StateDb, 'db' | 'committer' | 'get'>): Promise<number> {
+export async function indexStoredTransactions (state: { db: RocksLevel, committer: GroupCommitter, get(key: Buffer): Promise<Buffer | undefined> }): Promise<number> {
   if (await state.get(DONE) !== undefined) return 0
   let ops: WriteOp[] = []
   let read = 0
