@@ -12,6 +12,8 @@ const rest = (method: 'GET' | 'POST', url: string, payload?: object) =>
   app.server.inject({ method, url, headers: auth(), ...(payload === undefined ? {} : { payload }) })
 const SEEDED_RULES = 200
 const SEEDED_VERSIONS = 30
+/** Decisions of the last day that GET /v1/rules/hits counts for the page (each rule's and each pack's). */
+const SEEDED_DECISIONS = 10_000
 
 async function openRules (page: Page): Promise<void> {
   await signIn(page, base, 'ada@example.com')
@@ -22,7 +24,7 @@ const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasTe
 
 describe.skipIf(missing !== undefined)('the rules page in headless Chromium', () => {
   beforeAll(async () => {
-    app = await startTestApp({}, { listen: true })
+    app = await startTestApp({ RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' }, { listen: true })
     base = app.address!.replace('127.0.0.1', 'localhost')
     browser = await launchBrowser()
     const tenant = app.identity.defaultTenant
@@ -40,6 +42,13 @@ describe.skipIf(missing !== undefined)('the rules page in headless Chromium', ()
     for (let v = 0; v < SEEDED_VERSIONS; v++) {
       await app.controlPlane.propose(scope, 'key_seed', { type: 'rule.upserted', rule_id: 'seeded_007' }, r => upsertRule(r, 'seeded_007', { priority: 101 + v }), Date.now())
     }
+    // A day's traffic: 10,000 decisions, a pack of one shadow rule running for half of them; a few match rules
+    // (and open cases), most do not.
+    expect((await rest('POST', '/v1/rules/rollout', { pack: 'seeded_pack', rule_ids: ['seeded_003'], percentage: 50 })).statusCode).toBe(200)
+    for (let from = 0; from < SEEDED_DECISIONS; from += 500) {
+      const events = Array.from({ length: 500 }, (_, i) => ({ event: 'seeded', amount: (from + i) % 100 === 0 ? 3 + ((from + i) % 7) : 0, currency: 'EUR', user_id: `u-day-${from + i}` }))
+      expect((await rest('POST', '/v1/score/batch', { events })).statusCode).toBe(200)
+    }
     // Decisions the default amount_over_10000 rule (enforce) matched: its hits of the last 24 h.
     for (let i = 0; i < 3; i++) expect((await rest('POST', '/v1/score', { event: 'payment', amount: 20_000, user_id: `u-big-${i}` })).json().rules).toContain('amount_over_10000')
   })
@@ -51,9 +60,13 @@ describe.skipIf(missing !== undefined)('the rules page in headless Chromium', ()
   it('loads the rules page of 200 rules, and one rule with 30 versions, each in under a second; both fit a phone', async () => {
     const { context, page } = await newPage(browser)
     await signIn(page, base, 'ada@example.com')
-    await timed(`rules page (${SEEDED_RULES + 3} rules, hits over 24 h)`, () => page.goto(`${base}/dashboard/rules`),
-      () => page.locator('table.rules tbody tr').nth(99).waitFor())
-    expect(await page.locator('table.rules caption').textContent()).toMatch(/^100 rules shown, more follow \(hits over the last 24 h, of \d+ decisions\)$/)
+    await timed(`rules page (${SEEDED_RULES + 3} rules, their hits and the packs' over ${SEEDED_DECISIONS + 3} decisions of 24 h)`, () => page.goto(`${base}/dashboard/rules`),
+      async () => {
+        await page.locator('table.rules tbody tr').nth(99).waitFor()
+        await page.locator('table.rules caption').filter({ hasText: `of ${(SEEDED_DECISIONS + 3).toLocaleString('en-US')} decisions` }).waitFor()
+        await rowOf(page, 'seeded_pack').filter({ hasText: /\d+% \(\d+ of [1-9]/ }).waitFor()
+      })
+    expect(await page.locator('table.rules caption').textContent()).toMatch(/^100 rules shown, more follow \(hits over the last 24 h, of [\d,]+ decisions\)$/)
     await page.getByRole('button', { name: 'More rules' }).click()
     await expect.poll(() => page.locator('table.rules tbody tr').count()).toBe(200)
     await page.getByRole('button', { name: 'More rules' }).click()

@@ -214,6 +214,39 @@ export function decisionSubject (bytes: Uint8Array): DecisionSubject {
   return subject
 }
 
+/** What counting rule hits reads of a decision (src/domain/rules/hits.ts). */
+export type DecisionHits = Pick<TransactionRecord, 'ruleset_version' | 'rollout_buckets'> & { decision: Pick<Decision, 'rules' | 'shadow'> }
+
+/**
+ * The decision's matched rules (enforce and shadow), its ruleset version and rollout buckets (decision = 8,
+ * ruleset_version = 9, rollout_buckets = 15), the request and features left undecoded: GET /v1/rules/hits reads
+ * up to 200,000 of them, a third of the time decoding whole records took.
+ */
+export function decisionHits (bytes: Uint8Array): DecisionHits {
+  const hits: DecisionHits = { ruleset_version: '', rollout_buckets: {}, decision: { rules: [] } }
+  const reader = new BinaryReader(bytes)
+  while (reader.pos < reader.len) {
+    const tag = nextTag(reader)
+    const field = tag >>> 3
+    const wireType: WireType = tag & 7
+    if (field === 8) {
+      const d = fromBinary(DecisionSchema, reader.bytes())
+      hits.decision = d.shadow === undefined ? { rules: d.rules } : { rules: d.rules, shadow: { action: d.shadow.action as Action, rules: d.shadow.rules } }
+    } else if (field === 9) hits.ruleset_version = reader.string()
+    else if (field === 15) {
+      const entry = new BinaryReader(reader.bytes())
+      let key = ''
+      let value = 0
+      while (entry.pos < entry.len) {
+        const t = nextTag(entry)
+        if (t >>> 3 === 1) key = entry.string(); else if (t >>> 3 === 2) value = entry.double(); else skipField(entry, t & 7, t >>> 3)
+      }
+      hits.rollout_buckets[key] = value
+    } else skipField(reader, wireType, field)
+  }
+  return hits
+}
+
 /** A decision's counterfactual on the wire: none on approve, one without changes for null (no change would approve). */
 export function toCounterfactual (c: Counterfactual | null | undefined): ProtoCounterfactual | undefined {
   if (c === undefined) return undefined

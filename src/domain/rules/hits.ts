@@ -1,11 +1,11 @@
-import type { TransactionRecord } from '../records/decisions.js'
+import type { DecisionHits } from '../records/decisions.js'
 import type { Rollout, Ruleset } from '../decision/types.js'
 import { packHit, packsRun } from './rollout-guard.js'
 
 export interface RuleHits { enforce: number, shadow: number }
 
 /** How often each rule matched in these decisions: as an enforce rule (decision.rules) or in shadow (decision.shadow.rules). Pure. */
-export function countRuleHits (records: Iterable<TransactionRecord>): { decisions: number, hits: Record<string, RuleHits> } {
+export function countRuleHits (records: Iterable<DecisionHits>): { decisions: number, hits: Record<string, RuleHits> } {
   const hits: Record<string, RuleHits> = {}
   let decisions = 0
   const of = (id: string) => (hits[id] ??= { enforce: 0, shadow: 0 })
@@ -27,7 +27,7 @@ export interface PackHits { rollout_id: string | null, decisions: number, hits: 
  * percentage, is not mixed in. Pure.
  */
 export function countPackHits (
-  records: Iterable<TransactionRecord>, current: Readonly<Record<string, Rollout>>, rulesetOf: (version: string) => Ruleset | undefined
+  records: Iterable<DecisionHits>, current: Readonly<Record<string, Rollout>>, rulesetOf: (version: string) => Ruleset | undefined
 ): Record<string, PackHits> {
   const out: Record<string, PackHits> = {}
   for (const r of Object.values(current)) out[r.pack] = { rollout_id: r.id ?? null, decisions: 0, hits: 0 }

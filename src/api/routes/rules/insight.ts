@@ -3,8 +3,8 @@ import type { ControlPlane } from '../../../stream/control-plane.js'
 import { countPackHits, countRuleHits } from '../../../domain/rules/hits.js'
 import type { Ruleset } from '../../../domain/decision/types.js'
 import type { StateDb } from '../../../stores/state-db.js'
-import { transactionsBetween } from '../../../stores/transactions.js'
-import type { TransactionRecord } from '../../../domain/records/decisions.js'
+import { parseTransactionHits, transactionsBetween } from '../../../stores/transactions.js'
+import type { DecisionHits } from '../../../domain/records/decisions.js'
 import { RuleJobs } from '../../../services/rule-jobs.js'
 
 /** At most this many decisions are counted by GET /v1/rules/hits (the answer says when it stopped there). */
@@ -37,8 +37,8 @@ export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () =
     const hours = request.query.hours ?? 24
     const to = clock()
     const from = to - hours * 3_600_000
-    const records: TransactionRecord[] = []
-    for await (const r of transactionsBetween(state, request.scope, from, to + 1, HITS_MAX + 1)) records.push(r)
+    const records: DecisionHits[] = []
+    for await (const r of transactionsBetween(state, request.scope, from, to + 1, HITS_MAX + 1, parseTransactionHits)) records.push(r)
     const truncated = records.length > HITS_MAX
     const counted = records.slice(0, HITS_MAX)
     const { decisions, hits } = countRuleHits(counted)
