@@ -29,6 +29,7 @@ describe.skipIf(missing !== undefined)('the rules page in headless Chromium', ()
     browser = await launchBrowser()
     const tenant = app.identity.defaultTenant
     await app.dashboard.createUser(tenant, { email: 'ada@example.com', name: 'Ada Admin', role: 'admin', password: PASSWORD }, 'test', 'trc_test')
+    await app.dashboard.createUser(tenant, { email: 'vic@example.com', name: 'Vic Viewer', role: 'viewer', password: PASSWORD }, 'test', 'trc_test')
     // A tenant that has been at it a while: 200 rules, and one of them changed 30 times.
     const scope = { tenant, mode: 'test' as const }
     await app.controlPlane.propose(scope, 'key_seed', { type: 'rule.upserted', rule_id: 'seeded_000' }, ruleset => {
@@ -228,6 +229,16 @@ describe.skipIf(missing !== undefined)('the rules page in headless Chromium', ()
     await page.goto(`${base}/dashboard/rules/night_payout`)
     await expect.poll(() => page.locator('ol.history li').first().textContent()).toMatch(/promoted \(enforce\), .* by you \(Ada Admin\)/)
     await expectBothWidths(page, 'rollouts-promoted')
+    await context.close()
+  })
+
+  it('shows a viewer the rollouts and their figures, without stop, promote or a rollout form', async () => {
+    const { context, page } = await newPage(browser)
+    await signIn(page, base, 'vic@example.com')
+    await page.goto(`${base}/dashboard/rules`)
+    await expect.poll(() => rowOf(page, 'seeded_pack').textContent()).toMatch(/\d+% \(\d+ of [\d,]+\).*Running/)
+    for (const name of [/^Stop /, /^Promote /, /^Set rollout$/, /^New rule$/]) expect(await page.getByRole('button', { name }).or(page.getByRole('link', { name })).count(), String(name)).toBe(0)
+    await expectAccessible(page, 'rules-viewer')
     await context.close()
   })
 })
