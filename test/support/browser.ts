@@ -70,6 +70,13 @@ export async function expectBothWidths (page: Page, name: string): Promise<void>
       const { wide, culprits } = await page.evaluate((screen) => {
         // The deepest elements reaching past the screen's right edge: what makes the page scroll sideways.
         const past = [...document.body.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > screen + 1)
+        // Text running out of its box (a long word) reaches past the edge while its element does not.
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+        for (let t = walker.nextNode(); t !== null; t = walker.nextNode()) {
+          const range = document.createRange()
+          range.selectNodeContents(t)
+          if (range.getBoundingClientRect().right > screen + 1 && t.parentElement !== null && !past.includes(t.parentElement)) past.push(t.parentElement)
+        }
         const deepest = past.filter(e => !past.some(o => o !== e && e.contains(o)))
         const label = (e: Element) => `${e.tagName.toLowerCase()}${e.id === '' ? '' : '#' + e.id}${typeof e.className === 'string' && e.className !== '' ? '.' + e.className.split(' ').join('.') : ''} (${Math.round(e.getBoundingClientRect().right)} px): ${(e.textContent ?? '').slice(0, 40)}`
         return { wide: document.documentElement.scrollWidth, culprits: deepest.slice(0, 5).map(label) }

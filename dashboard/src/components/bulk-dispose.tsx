@@ -1,18 +1,17 @@
 import { useState } from 'preact/hooks'
 import { api, type ApiErrorBody, type Session } from '../api.js'
 
-interface BulkResult { disposed: number, failed: number, data: Array<{ id: string, disposed: boolean, error?: { message: string } }> }
+export interface BulkResult { disposed: number, failed: number, data: Array<{ id: string, disposed: boolean, error?: { message: string } }> }
 
 /**
  * One outcome for the cases chosen, in one call (POST /v1/cases/dispositions): each case is closed on its own,
  * so the answer says which were closed and why the others were not. A reason is required; the button names
  * how many cases it closes and as what, which is the confirmation.
  */
-export function BulkDispose (props: { ids: string[], session: Session, onDone: (closed: string[]) => void, label: string }) {
+export function BulkDispose (props: { ids: string[], session: Session, onDone: (result: BulkResult) => void, label: string }) {
   const [outcome, setOutcome] = useState('')
   const [reason, setReason] = useState('')
   const [error, setError] = useState<ApiErrorBody | null>(null)
-  const [result, setResult] = useState<BulkResult | null>(null)
   const [busy, setBusy] = useState(false)
   const submit = async (e: Event) => {
     e.preventDefault()
@@ -22,8 +21,8 @@ export function BulkDispose (props: { ids: string[], session: Session, onDone: (
     const res = await api<BulkResult>('POST', '/v1/cases/dispositions', { case_ids: props.ids, outcome, analyst: props.session.user.email, reason: reason.trim() })
     setBusy(false)
     if (!res.ok) { setError(res.error); return }
-    setError(null); setResult(res.data); setReason('')
-    props.onDone(res.data.data.filter(r => r.disposed).map(r => r.id))
+    setError(null); setReason('')
+    props.onDone(res.data)
   }
   const n = props.ids.length
   return (
@@ -34,11 +33,16 @@ export function BulkDispose (props: { ids: string[], session: Session, onDone: (
       <label>Reason <input value={reason} maxLength={1000} onInput={e => setReason((e.target as HTMLInputElement).value)} aria-invalid={error?.param === 'reason'} /></label>
       <button type='submit' disabled={busy || n === 0}>{outcome === '' ? `Close ${n} selected` : `Close ${n} as ${outcome}`}</button>
       {error !== null && <p class='error' role='alert'>{error.message}</p>}
-      {result !== null && (
-        <p role='status' data-testid='bulk-result'>
-          {result.disposed} closed{result.failed > 0 && `; ${result.failed} not: ${result.data.filter(r => !r.disposed).map(r => `${r.id} (${r.error?.message ?? 'refused'})`).join('; ')}`}.
-        </p>
-      )}
     </form>
+  )
+}
+
+/** What a bulk disposition did, in one sentence: how many closed, and each refusal with its reason. */
+export function BulkOutcome (props: { result: BulkResult }) {
+  const r = props.result
+  return (
+    <p role='status' data-testid='bulk-result'>
+      {r.disposed} closed{r.failed > 0 && `; ${r.failed} not: ${r.data.filter(x => !x.disposed).map(x => `${x.id} (${x.error?.message ?? 'refused'})`).join('; ')}`}.
+    </p>
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, can, when, type ApiErrorBody, type Session } from '../api.js'
 import { Page } from '../components/form.js'
-import { BulkDispose } from '../components/bulk-dispose.js'
+import { BulkDispose, BulkOutcome, type BulkResult } from '../components/bulk-dispose.js'
 import { age, money, subjectsText } from '../format.js'
 import '../components/stack.css'
 import './queue.css'
@@ -53,6 +53,7 @@ export function Queue (props: { session: Session, mode: string }) {
   const [glance, setGlance] = useState<Glance | null>(null)
   const [rules, setRules] = useState<string[]>([])
   const [chosen, setChosen] = useState<Set<string>>(new Set())
+  const [bulk, setBulk] = useState<BulkResult | null>(null)
   const [error, setError] = useState<ApiErrorBody | null>(null)
   const [reload, setReload] = useState(0)
   const mayWrite = can(props.session, 'cases:write')
@@ -116,8 +117,9 @@ export function Queue (props: { session: Session, mode: string }) {
       {scoreError !== null && <p id='score-error' class='error' role='alert'>{scoreError}</p>}
       {error !== null && <p class='error' role='alert'>{error.message}</p>}
       {mayWrite && chosen.size > 0 && (
-        <BulkDispose ids={[...chosen]} session={props.session} label='Close the chosen cases' onDone={() => { setChosen(new Set()); setReload(n => n + 1) }} />
+        <BulkDispose ids={[...chosen]} session={props.session} label='Close the chosen cases' onDone={result => { setBulk(result); setChosen(new Set(result.data.filter(r => !r.disposed).map(r => r.id))); setReload(n => n + 1) }} />
       )}
+      {bulk !== null && <BulkOutcome result={bulk} />}
       {page === null ? <p>Loading…</p> : rows.length === 0 ? <p>No cases.</p> : (
         <table class='cases stack'>
           <caption class='visually-hidden'>Cases</caption>
