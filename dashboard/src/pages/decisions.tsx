@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import { auditLine, type AuditEntry } from '../audit-line.js'
 import { useLocation } from 'preact-iso'
 import { api, when, type ApiErrorBody } from '../api.js'
 import { FormError, Page } from '../components/form.js'
@@ -12,7 +13,6 @@ export interface Transaction {
   decision: { score: number, action: string, risk_level: string, signals: string[], rules: string[], shadow?: unknown, counterfactual?: unknown }
   evaluation: { features: Record<string, number>, ruleset_version: string, model_version: string, base_action: string, override_gate: string | null }
 }
-interface AuditEntry { id: string, created: number, actor: string, action: string }
 interface List<T> { data: T[], has_more: boolean }
 
 /** The subjects a search can name (GET /v1/transactions), with the words the page uses for each. */
@@ -189,7 +189,7 @@ export function DecisionPage (props: { id: string }) {
           </table>
         </details>
         <h2>Audit trail</h2>
-        <ol class='history'>{audit.map(e => <li key={e.id}>{when(e.created)}: {e.action} by {e.actor}</li>)}</ol>
+        <ol class='history'>{audit.map(e => <li key={e.id}>{when(e.created)}: {auditLine(e)}</li>)}</ol>
       </Page>
     </div>
   )
