@@ -12,7 +12,8 @@ import { validationError, type AjvError } from '../services/validation.js'
 /** Retry-After (seconds) of a 503 not_confirmed: a control-plane write the log did not confirm in time. */
 export const NOT_CONFIRMED_RETRY_AFTER_S = 5
 
-function toApiError (err: FastifyError): ApiError {
+/** Any error as the API answers it: its own, or the one its kind maps to (never more than internal_error). */
+export function toApiError (err: FastifyError): ApiError {
   if (err instanceof ApiError) return err
   if (isStorageFault(err)) return storageUnavailable(err)
   if (err instanceof NotConfirmed) {

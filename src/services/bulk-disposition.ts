@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js'
+import type { ApiError } from './errors.js'
 import type { caseResource } from './case-commands.js'
 
 /** At most this many cases in one bulk disposition. */
@@ -14,9 +14,10 @@ export type BulkResult =
 /**
  * POST /v1/cases/dispositions: one command per case, each all-or-nothing and audited on its own (as a single
  * disposition is), so one case refused (closed already, another tenant's, missing) leaves the others disposed.
- * The answer lists every case in the order given, with the case or the error it earned.
+ * The answer lists every case in the order given, with the case or the error it earned (`asApiError` says which:
+ * a refusal, or not_confirmed when the log did not confirm it in time), so an answer never hides a case closed.
  */
-export async function disposeCases (ids: readonly string[], dispose: (id: string) => Promise<CaseResource>) {
+export async function disposeCases (ids: readonly string[], dispose: (id: string) => Promise<CaseResource>, asApiError: (e: unknown) => ApiError) {
   const results: BulkResult[] = new Array(ids.length)
   let next = 0
   const worker = async () => {
@@ -24,8 +25,8 @@ export async function disposeCases (ids: readonly string[], dispose: (id: string
       const id = ids[i]!
       try {
         results[i] = { id, disposed: true, case: await dispose(id) }
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e
+      } catch (err) {
+        const e = asApiError(err)
         results[i] = { id, disposed: false, error: { type: e.type, code: e.code, message: e.message } }
       }
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyCaseCommand, type Transition } from '../../src/domain/cases/transitions.js'
 import { caseEffects } from '../../src/domain/cases/effects.js'
-import { CASE_OUTCOMES, MAX_HISTORY, MAX_NOTES, NOTE_MAX_LENGTH, NOTES_MAX_BYTES, type Case, type CaseEntry, type CaseOutcome, type CaseSubjects } from '../../src/domain/cases/types.js'
+import { ACTOR_NAME_MAX, CASE_MAX_BYTES, CASE_OUTCOMES, MAX_HISTORY, MAX_NOTES, NOTE_MAX_LENGTH, type Case, type CaseEntry, type CaseOutcome, type CaseSubjects } from '../../src/domain/cases/types.js'
 import { stableEventId } from '../../src/domain/records/events.js'
 import type { CaseCommand } from '../../src/domain/records/case-commands.js'
 
@@ -281,23 +281,31 @@ describe('case transitions: what one case may hold', () => {
     expect(caseEffects(c, c.history.at(-1)!)).toEqual({ events: [], label: undefined, denyListItems: [] })
   })
 
-  it('refuses a note past MAX_NOTES, or past NOTES_MAX_BYTES of notes however few, and assignments and notes past MAX_HISTORY', () => {
+  it('refuses a note past MAX_NOTES, and assignments and notes past MAX_HISTORY or CASE_MAX_BYTES, however its users write', () => {
     let c = open()
     for (let i = 0; i < MAX_NOTES; i++) c = accepted(note(c, i, 'n')).case
     expect(note(c, MAX_NOTES, 'one more')).toMatchObject({ accepted: false, error: { status: 409, code: 'case_note_limit' } })
 
-    // Characters JSON writes as six bytes each (\u0001): the byte bound is reached long before the count.
+    // Characters JSON writes as six bytes each (\\u0001), in notes, long assignee names and a long actor name:
+    // the byte bound refuses the change that would cross it, long before the counts.
     let heavy = open()
-    const body = '\u0001'.repeat(NOTE_MAX_LENGTH)
+    const odd = '\u0001'
     let i = 0
-    for (; i < MAX_NOTES; i++) {
-      const t = note(heavy, i, body)
-      if (!t.accepted) break
+    for (; i < MAX_HISTORY; i++) {
+      const t = i % 2 === 0
+        ? note(heavy, i, odd.repeat(NOTE_MAX_LENGTH))
+        : applyCaseCommand(heavy, { ...base(`cmd_as_${i}`, 3_000_000 + i), actor_name: odd.repeat(200), type: 'assign', assignee: odd.repeat(200) })
+      if (!t.accepted) { expect(t.error.code).toMatch(/^case_(history_full|note_limit)$/); break }
       heavy = t.case
     }
     expect(i).toBeLessThan(MAX_NOTES)
-    expect(new TextEncoder().encode(JSON.stringify(heavy)).length).toBeLessThan(NOTES_MAX_BYTES + 10_000)
-    expect(note(heavy, i, body)).toMatchObject({ accepted: false, error: { code: 'case_note_limit' } })
+    const bytes = (c: Case) => new TextEncoder().encode(JSON.stringify(c)).length
+    expect(bytes(heavy)).toBeLessThanOrEqual(CASE_MAX_BYTES)
+    expect(heavy.history.filter(e => e.actor_name !== undefined).every(e => e.actor_name!.length === ACTOR_NAME_MAX)).toBe(true)
+    // Still closed, and charged back, past the bound: two dispositions, each a few kilobytes at most.
+    const closedHeavy = accepted(applyCaseCommand(heavy, { ...base('cmd_hd', 9_000_000), type: 'disposition', outcome: 'fraud', reason: odd.repeat(1000), analyst: odd.repeat(200), demote_for_ms: 0 })).case
+    const charged = accepted(applyCaseCommand(closedHeavy, { ...base('cmd_hc', 9_100_000), type: 'disposition', outcome: 'chargeback', reason: odd.repeat(1000), analyst: odd.repeat(200), demote_for_ms: 0 })).case
+    expect(bytes(charged)).toBeLessThan(CASE_MAX_BYTES + 20_000)
 
     let busy = open()
     for (let n = 1; n < MAX_HISTORY; n++) busy = accepted(applyCaseCommand(busy, assignCmd(`cmd_a${n}`, 2_000_000 + n, `analyst-${n % 7}`))).case

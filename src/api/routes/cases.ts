@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { toApiError } from '../error-handler.js'
 import type { Core } from '../../services/core.js'
 import { CASE_OUTCOMES, NOTE_MAX_LENGTH, type Case, type CaseSubjects } from '../../domain/cases/types.js'
 import { caseTransactionOf } from '../../domain/cases/transaction-summary.js'
@@ -157,7 +158,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
         properties: { case_ids: { type: 'array', minItems: 1, maxItems: MAX_BULK_CASES, uniqueItems: true, items: text(64) }, ...dispositionFields }
       }
     }
-  }, request => disposeCases(request.body.case_ids, id => runCaseCommand(core, disposition(request.caller, id, request.body), request.id)))
+  }, request => disposeCases(request.body.case_ids, id => runCaseCommand(core, disposition(request.caller, id, request.body), request.id), err => toApiError(err as FastifyError)))
 
   app.post<{ Params: { id: string }, Body: { assignee: string } }>('/v1/cases/:id/assign', {
     config: { scope: 'cases:write' },

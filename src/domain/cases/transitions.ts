@@ -1,4 +1,4 @@
-import { CASE_OUTCOMES, MAX_HISTORY, MAX_NOTES, NOTES_MAX_BYTES, type Case, type CaseEntry } from './types.js'
+import { ACTOR_NAME_MAX, CASE_MAX_BYTES, CASE_OUTCOMES, MAX_HISTORY, MAX_NOTES, type Case, type CaseEntry } from './types.js'
 import type { CaseCommand } from '../records/case-commands.js'
 import type { CommandError } from '../records/cases.js'
 
@@ -7,7 +7,7 @@ export type Transition =
   | { accepted: false, error: CommandError }
 
 const utf8 = new TextEncoder()
-const jsonBytes = (texts: string[]) => utf8.encode(JSON.stringify(texts)).length
+const jsonBytes = (value: unknown) => utf8.encode(JSON.stringify(value)).length
 
 const reject = (status: CommandError['status'], code: CommandError['code'], message: string): Transition => ({ accepted: false, error: { status, code, message } })
 
@@ -15,14 +15,14 @@ const reject = (status: CommandError['status'], code: CommandError['code'], mess
  * The case state machine, pure. Applied by the single writer of the case (the partition that owns its id).
  *   open                       -> a new case in `open`; a second open of the same id is refused (resource_exists)
  *   assign      open|in_review -> in_review with the assignee (reassignment allowed); closed -> 409
- *   note        any status     -> the same status, the note in the history (at most MAX_NOTES, NOTES_MAX_BYTES; then 409)
- *   assign or note of a case with MAX_HISTORY changes -> 409 case_history_full (a disposition still closes it:
- *               there are at most two, so a busy case can always be closed)
+ *   note        any status     -> the same status, the note in the history (at most MAX_NOTES; then 409)
+ *   assign or note that would make MAX_HISTORY changes or CASE_MAX_BYTES of JSON -> 409 case_history_full (a
+ *               disposition still closes it: there are at most two, so a busy case can always be closed)
  *   disposition open|in_review -> closed with the outcome fraud, safe or chargeback
  *   disposition closed(safe|fraud) -> closed(chargeback) with outcome chargeback; any other -> 409
  */
 export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): Transition {
-  const base = { command_id: cmd.id, at_ms: cmd.at_ms, actor: cmd.actor, ...(cmd.actor_name === undefined ? {} : { actor_name: cmd.actor_name }) }
+  const base = { command_id: cmd.id, at_ms: cmd.at_ms, actor: cmd.actor, ...(cmd.actor_name === undefined ? {} : { actor_name: cmd.actor_name.slice(0, ACTOR_NAME_MAX) }) }
   if (cmd.type === 'open') {
     if (current !== undefined) return reject(409, 'resource_exists', `Case ${cmd.case_id} already exists.`)
     const entry: CaseEntry = { ...base, type: 'opened', reason: cmd.reason }
@@ -51,14 +51,15 @@ export function applyCaseCommand (current: Case | undefined, cmd: CaseCommand): 
     }
   }
   if (current === undefined) return reject(404, 'resource_missing', `No such case: '${cmd.case_id}'.`)
-  const next = (changes: Partial<Case>, entry: CaseEntry): Transition =>
-    ({ accepted: true, entry, case: { ...current, ...changes, updated_ms: cmd.at_ms, version: current.version + 1, history: [...current.history, entry] } })
+  const next = (changes: Partial<Case>, entry: CaseEntry): Transition => {
+    const c = { ...current, ...changes, updated_ms: cmd.at_ms, version: current.version + 1, history: [...current.history, entry] }
+    if (cmd.type !== 'disposition' && jsonBytes(c) > CASE_MAX_BYTES) return reject(409, 'case_history_full', `Case ${current.id} would exceed ${CASE_MAX_BYTES} bytes, the most a case keeps.`)
+    return { accepted: true, entry, case: c }
+  }
 
   if (current.history.length >= MAX_HISTORY && cmd.type !== 'disposition') return reject(409, 'case_history_full', `Case ${current.id} has ${MAX_HISTORY} changes, the most a case keeps.`)
   if (cmd.type === 'note') {
-    const notes = current.history.filter(e => e.type === 'noted')
-    if (notes.length >= MAX_NOTES) return reject(409, 'case_note_limit', `Case ${current.id} has ${MAX_NOTES} notes, the most a case keeps.`)
-    if (jsonBytes([...notes.map(n => n.body!), cmd.body]) > NOTES_MAX_BYTES) return reject(409, 'case_note_limit', `Case ${current.id}'s notes would exceed ${NOTES_MAX_BYTES} bytes, the most a case keeps.`)
+    if (current.history.filter(e => e.type === 'noted').length >= MAX_NOTES) return reject(409, 'case_note_limit', `Case ${current.id} has ${MAX_NOTES} notes, the most a case keeps.`)
     return next({}, { ...base, type: 'noted', body: cmd.body })
   }
   if (cmd.type === 'assign') {

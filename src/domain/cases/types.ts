@@ -14,14 +14,18 @@ export const CASE_OUTCOMES: readonly CaseOutcome[] = ['fraud', 'safe', 'chargeba
 export type CaseSubjects = Partial<Record<Subject, string>>
 
 /**
- * What one case may hold, so its state stays well under a log record's 1 MB whatever its users send: at most
- * MAX_HISTORY changes, of which at most MAX_NOTES notes of at most NOTE_MAX_LENGTH characters and NOTES_MAX_BYTES
- * of JSON in all (a character can take up to six bytes there).
+ * What one case may hold, so its state (one record of the `cases` topic, rewritten whole on every change) stays
+ * far under a log record's 1 MB whatever its users send: at most MAX_HISTORY changes, MAX_NOTES notes of at most
+ * NOTE_MAX_LENGTH characters, and CASE_MAX_BYTES of JSON (a character can take six bytes there) for any change
+ * but a disposition, of which a case has at most two (each under DISPOSITION_MAX_BYTES: a 1,000-character reason
+ * and a 200-character analyst).
  */
 export const MAX_HISTORY = 400
 export const MAX_NOTES = 100
 export const NOTE_MAX_LENGTH = 2000
-export const NOTES_MAX_BYTES = 200_000
+export const CASE_MAX_BYTES = 256_000
+/** A name kept beside an actor's id in each entry is cut to this many characters. */
+export const ACTOR_NAME_MAX = 64
 
 /** One accepted change, kept in the case's history: its trail, notes included. */
 export interface CaseEntry {
