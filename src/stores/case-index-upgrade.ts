@@ -1,11 +1,15 @@
 import { TAG } from './keys.js'
 import { rewriteOnce, type OpeningStore } from './rewrite-once.js'
-import { unclosedIndexOp } from './case-queue-index.js'
+import { subjectIndexOps, unclosedIndexOp } from './case-indexes.js'
 import type { Case } from '../domain/cases/types.js'
 
 /**
- * The queue index entries (stores/case-queue-index.ts) of the cases stored before the index existed, written
- * once when the store opens, before it answers. Returns how many cases it read.
+ * The index entries (stores/case-indexes.ts: the queue and the subjects) of the cases stored before the indexes
+ * existed, written once when the store opens, before it answers. Returns how many cases it read.
  */
-export const indexStoredCases = (state: OpeningStore): Promise<number> =>
-  rewriteOnce(state, 'case_unclosed_index_1', TAG.caseRecord, value => [unclosedIndexOp(JSON.parse(value.toString()) as Case)])
+export function indexStoredCases (state: OpeningStore): Promise<number> {
+  return rewriteOnce(state, 'case_indexes_1', TAG.caseRecord, value => {
+    const c = JSON.parse(value.toString()) as Case
+    return [unclosedIndexOp(c), ...subjectIndexOps(c)]
+  })
+}

@@ -1,12 +1,12 @@
 import type { Case } from '../domain/cases/types.js'
 import type { Subject, CaseGate } from '../domain/decision/types.js'
-import { scanJson } from './rocks.js'
+import { scan, scanJson } from './rocks.js'
 import { prefixRange, rangeAfter, stateId, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
 import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import type { CaseRecord } from '../domain/records/cases.js'
-import { unclosedIndexOp, unclosedKey, type UnclosedEntry } from './case-queue-index.js'
+import { caseBySubjectKey, subjectIndexOps, unclosedIndexOp, unclosedKey, type UnclosedEntry } from './case-indexes.js'
 
 export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, scope.tenant, scope.mode, id)
 export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
@@ -39,19 +39,26 @@ export async function * scanUnclosed (state: StateDb, scope: Scope, startingAfte
   yield * scanJson<UnclosedEntry>(state.db, from, lt)
 }
 
-/** The cases of the queue index entries given, read a hundred at a time, in order. */
-export async function * unclosedCases (state: StateDb, scope: Scope, entries: AsyncIterable<UnclosedEntry>): AsyncGenerator<Case> {
-  let ids: string[] = []
+/** The cases of the ids given, read a hundred at a time, in order (an id whose case is gone is passed over). */
+export async function * casesOfIds (state: StateDb, scope: Scope, ids: AsyncIterable<string>): AsyncGenerator<Case> {
+  let batch: string[] = []
   const read = async function * () {
-    const raw = await state.getMany(ids.map(id => caseKey(scope, id)))
-    ids = []
+    const raw = await state.getMany(batch.map(id => caseKey(scope, id)))
+    batch = []
     for (const r of raw) if (r !== undefined) yield JSON.parse(r.toString()) as Case
   }
-  for await (const e of entries) {
-    ids.push(e.id)
-    if (ids.length === 100) yield * read()
+  for await (const id of ids) {
+    batch.push(id)
+    if (batch.length === 100) yield * read()
   }
-  if (ids.length > 0) yield * read()
+  if (batch.length > 0) yield * read()
+}
+
+/** Ids of the cases about one subject value, in id order, after `startingAfter` when given: the subject index. */
+export async function * caseIdsOfSubject (state: StateDb, scope: Scope, subject: Subject, value: string, startingAfter?: string): AsyncGenerator<string> {
+  const [from, lt] = rangeAfter(prefixRange(TAG.caseBySubject, scope.tenant, scope.mode, subject, value), startingAfter === undefined ? undefined : caseBySubjectKey(scope, subject, value, startingAfter))
+  // The case id is the key's last part (a value may hold a NUL; a case id never does).
+  for await (const [key] of scan(state.db, from, lt)) yield key.subarray(key.lastIndexOf(0) + 1).toString()
 }
 
 export type CommandOutcome = CaseRecord['command'] & { case: Case | null }
@@ -93,6 +100,7 @@ export async function applyCaseState ({ case: c }: CaseRecord, writes: StoreWrit
     writes.put(caseKey(scope, c.id), Buffer.from(JSON.stringify(c)))
     const index = unclosedIndexOp(c)
     if (index.type === 'put') writes.put(index.key, index.value); else writes.del(index.key)
+    if (stored === undefined) for (const op of subjectIndexOps(c)) writes.put(op.key, op.value)
     if (c.trace_id !== null) writes.put(caseByTraceKey(scope, c.trace_id), Buffer.from(c.id))
     if (c.outcome !== stored?.outcome) await writeGates(writes, c)
   }

@@ -15,7 +15,7 @@ import type { DashboardUser } from '../domain/records/dashboard-users.js'
  */
 const TENANT_SCOPED: ReadonlyArray<readonly string[]> = [
   [TAG.transaction], [TAG.transactionBySubject], [TAG.deviceSeen], [TAG.override], [TAG.overrideById],
-  [TAG.rulesetVersion], [TAG.rulesetActive], [TAG.listItem], [TAG.caseRecord], [TAG.caseByTrace], [TAG.caseGate], [TAG.caseUnclosed],
+  [TAG.rulesetVersion], [TAG.rulesetActive], [TAG.listItem], [TAG.caseRecord], [TAG.caseByTrace], [TAG.caseGate], [TAG.caseUnclosed], [TAG.caseBySubject],
   [TAG.label], [TAG.webhook], [TAG.deliveryView], [TAG.deliveryIndex], [TAG.audit], [TAG.apiKeyById],
   [TAG.dashboardUser], [TAG.idempotency], [TAG.clientCa], [TAG.lastLocation], [TAG.asyncCheck],
   [TAG.signal, 'ip_reputation'], [TAG.signal, 'sim_swap'],

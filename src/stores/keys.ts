@@ -51,6 +51,8 @@ export const TAG = {
   caseGate: 'g',
   /** The open and in-review cases (the queue), by id, with their status, assignee and opening time. */
   caseUnclosed: 'O',
+  /** A case under each of its subjects' values: the cases of a user, an email, a device, an IP or a card. */
+  caseBySubject: 'C',
   label: 'l',
   webhook: 'h',
   deliveryView: 'y',

@@ -119,8 +119,8 @@ describe('the queue at a glance', () => {
   })
 })
 
-describe('the queue index (open and in-review cases only)', () => {
-  it('follows each case until it closes, and is built for cases stored before it existed', async () => {
+describe('the case indexes: the queue (open and in-review cases) and the subjects', () => {
+  it('follow each case (the queue until it closes), and are built for cases stored before them', async () => {
     const scope = { tenant: app.identity.defaultTenant, mode: 'test' as const }
     const indexed = async () => { const ids: string[] = []; for await (const e of scanUnclosed(app.state, scope)) ids.push(e.id); return ids }
     const c = await openCase({ user_id: 'u-index' })
@@ -133,12 +133,17 @@ describe('the queue index (open and in-review cases only)', () => {
 
     // A case stored by an older build (no index entry) is indexed when the store opens.
     const old: Case = { ...(JSON.parse((await app.state.get(caseKey(scope, c.id)))!.toString()) as Case), id: 'case_stored_before', status: 'open', outcome: null, assignee: null }
-    await app.state.committer.commit([{ type: 'put', key: caseKey(scope, old.id), value: Buffer.from(JSON.stringify(old)) }, { type: 'del', key: stateKey(TAG.meta, 'case_unclosed_index_1') }])
+    await app.state.committer.commit([{ type: 'put', key: caseKey(scope, old.id), value: Buffer.from(JSON.stringify(old)) }, { type: 'del', key: stateKey(TAG.meta, 'case_indexes_1') }])
     expect(await indexed()).not.toContain(old.id)
     expect(await indexStoredCases(app.state)).toBeGreaterThan(0)
     expect(await indexed()).toContain(old.id)
     expect(await indexed()).not.toContain(c.id)
     expect(await indexStoredCases(app.state)).toBe(0)
     expect((await call('GET', '/v1/cases?status=open&limit=100&user_id=u-index')).json().data.map((x: { id: string }) => x.id)).toEqual([old.id])
+    // The subject index: every case of the user, closed ones too, in id order; never another tenant's of the same user.
+    await openCase({ user_id: 'u-index' }, other.keys.test)
+    expect((await call('GET', '/v1/cases?limit=100&user_id=u-index')).json().data.map((x: { id: string }) => x.id)).toEqual([c.id, old.id].sort())
+    const paged = (await call('GET', `/v1/cases?limit=1&user_id=u-index&starting_after=${[c.id, old.id].sort()[0]}`)).json()
+    expect(paged).toMatchObject({ has_more: false, data: [{ id: [c.id, old.id].sort()[1] }] })
   })
 })

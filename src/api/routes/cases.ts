@@ -6,7 +6,7 @@ import { caseTransactionOf } from '../../domain/cases/transaction-summary.js'
 import type { Subject } from '../../domain/decision/types.js'
 import { subjectsOf, SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
-import { getCase, lookupCaseIdByTrace, scanCases, scanUnclosed, unclosedCases } from '../../stores/cases.js'
+import { caseIdsOfSubject, casesOfIds, getCase, lookupCaseIdByTrace, scanCases, scanUnclosed } from '../../stores/cases.js'
 import { getTransaction } from '../../stores/transactions.js'
 import type { Scope } from '../../domain/scope.js'
 import type { Principal } from '../../services/auth.js'
@@ -38,16 +38,19 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
     if (c !== undefined && (startingAfter === undefined || c.id > startingAfter)) yield c
   }
   /**
-   * The cases a list reads, in id order after `startingAfter`: for open or in-review ones, only the queue index's
-   * entries of that status (and assignee), so closed cases are never read; otherwise every case of the tenant.
+   * The cases a list reads, in id order after `startingAfter`, narrowest first: the case of a trace id; the
+   * cases of a subject value (the subject index); open or in-review ones (the queue index's entries of that
+   * status and assignee, so closed cases are never read); otherwise every case of the tenant and mode.
    */
   async function * casesToList (scope: Scope, q: CaseListQuery, startingAfter: string | undefined): AsyncGenerator<Case> {
     if (q.trace_id !== undefined) { yield * caseOfTrace(scope, q.trace_id, startingAfter); return }
+    const subject = SUBJECTS.find(s => q[s] !== undefined)
+    if (subject !== undefined) { yield * casesOfIds(state, scope, caseIdsOfSubject(state, scope, subject, q[subject]!, startingAfter)); return }
     if (q.status !== 'open' && q.status !== 'in_review') { yield * scanCases(state, scope, startingAfter); return }
-    async function * entries () {
-      for await (const e of scanUnclosed(state, scope, startingAfter)) if (e.status === q.status && (q.assignee === undefined || e.assignee === q.assignee)) yield e
+    async function * ids () {
+      for await (const e of scanUnclosed(state, scope, startingAfter)) if (e.status === q.status && (q.assignee === undefined || e.assignee === q.assignee)) yield e.id
     }
-    yield * unclosedCases(state, scope, entries())
+    yield * casesOfIds(state, scope, ids())
   }
   const base = (p: Principal, caseId: string) => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: clock(), actor: p.actor, ...(p.name === undefined ? {} : { actor_name: p.name }) })
   const disposition = (p: Principal, caseId: string, body: DispositionBody) => {
