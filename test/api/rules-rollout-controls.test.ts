@@ -135,3 +135,24 @@ describe('a pack\u2019s hit rate, stop and promotion', () => {
     expect((await call('GET', '/v1/rules/guarded_pack_rule')).json().mode).toBe('shadow')
   })
 })
+
+describe('stop and promote racing each other', () => {
+  it('lets one win: the other is refused on the ruleset it would change, and records no version and no audit entry', async () => {
+    await rule('raced')
+    expect((await call('POST', '/v1/rules/rollout', { pack: 'race', rule_ids: ['raced'], percentage: 10, demote_enforced: true })).statusCode).toBe(200)
+    const scope = { tenant: app.identity.defaultTenant, mode: 'test' as const }
+    const before = (await app.controlPlane.history(scope)).length
+    const answers = await Promise.all([call('POST', '/v1/rules/rollout/race/stop'), call('POST', '/v1/rules/rollout/race/promote'), call('POST', '/v1/rules/rollout/race/stop')])
+    const codes = answers.map(a => a.statusCode)
+    // A stop and a promote can both end a run only in this order: stopped, then promoted (a stopped pack may be promoted).
+    expect(codes.filter(c => c === 200).length).toBeGreaterThanOrEqual(1)
+    expect(answers.filter(a => a.statusCode !== 200).every(a => a.statusCode === 409 && a.json().error.code === 'invalid_transition')).toBe(true)
+    const made = (await app.controlPlane.history(scope)).slice(before).map(v => v.change.type)
+    expect(made).toHaveLength(codes.filter(c => c === 200).length)
+    expect(made.filter(t => t === 'rollout.stopped').length).toBeLessThanOrEqual(1)
+    await eventually(async () => {
+      const audited = (await call('GET', '/v1/audit?object_id=race')).json().data.filter((e: { action: string }) => e.action === 'rollout.stopped' || e.action === 'rollout.promoted')
+      return audited.length === made.length || undefined
+    }, 10000, 'one audit entry per change made')
+  })
+})

@@ -30,18 +30,18 @@ async function proposing<T> (run: () => Promise<T>): Promise<T> {
 
 /**
  * One ruleset change as a new version, audited with the request that made it (and `auditData`, what the entry
- * should tell beyond the version). `edit` is one of the pure edits of
+ * should tell beyond the version, or a function giving it once the edit has run). `edit` is one of the pure edits of
  * src/domain/rules/ruleset-edits.ts; the control plane applies it to the active ruleset (again if it lost a race).
  */
 export async function changeRuleset (
   deps: RulesetChangeDeps, p: Principal, requestId: string, describe: RulesetVersion['change'], edit: (ruleset: Ruleset) => Ruleset,
-  auditData: Record<string, unknown> = {}
+  auditData: Record<string, unknown> | (() => Record<string, unknown>) = {}
 ): Promise<RulesetVersion> {
   const version = await proposing(() => deps.control.propose(principalScope(p), p.actor, describe, edit, deps.clock()))
   const { type, ...ids } = describe
   await deps.audit.record({
     tenant_id: p.tenant, mode: p.mode, actor: p.actor, action: type, object_type: type.split('.')[0]!, object_id: String(Object.values(ids)[0] ?? type.split('.')[0]),
-    trace_id: requestId, data: { ...auditData, ruleset_version: version.ruleset.version }
+    trace_id: requestId, data: { ...(typeof auditData === 'function' ? auditData() : auditData), ruleset_version: version.ruleset.version }
   })
   return version
 }

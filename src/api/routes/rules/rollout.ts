@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { FastifyPluginAsync } from 'fastify'
-import type { Rollout, RolloutEnded } from '../../../domain/decision/types.js'
+import type { Rollout, RolloutEnded, Ruleset } from '../../../domain/decision/types.js'
 import { newId } from '../../../domain/ids.js'
 import { enforcedRules, promoteRollout, rollOut, stopRollout } from '../../../domain/rules/ruleset-edits.js'
 import { ApiError, notFound } from '../../../services/errors.js'
 import type { Principal } from '../../../services/auth.js'
-import type { Scope } from '../../../domain/scope.js'
 import { changeRuleset, type RulesetChangeDeps } from './change.js'
 
 const share = { type: 'number', minimum: 0, maximum: 1 } as const
@@ -66,15 +65,22 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
     const known = new Set(ruleset.rules.map(r => r.id))
     const unknown = ruleIds.find(id => !known.has(id))
     if (unknown !== undefined) throw new ApiError('parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
-    const enforced = enforcedRules(ruleset, ruleIds).map(r => r.id)
-    if (enforced.length > 0 && !demote) {
-      throw new ApiError('rollout_demotes_enforced',
-        `Rolling out pack '${pack}' would move ${enforced.length === 1 ? 'a rule that decides now' : `${enforced.length} rules that decide now`} to shadow, where ${enforced.length === 1 ? 'it' : 'they'} would only report: ${enforced.join(', ')}. Send demote_enforced: true to roll ${enforced.length === 1 ? 'it' : 'them'} out anyway.`,
-        'demote_enforced')
+    /** The rules that decide now in the ruleset the rollout is applied to: refused unless the caller said so. */
+    const demoted = (current: Ruleset) => {
+      const enforced = enforcedRules(current, ruleIds).map(r => r.id)
+      if (enforced.length > 0 && !demote) {
+        throw new ApiError('rollout_demotes_enforced',
+          `Rolling out pack '${pack}' would move ${enforced.length === 1 ? 'a rule that decides now' : `${enforced.length} rules that decide now`} to shadow, where ${enforced.length === 1 ? 'it' : 'they'} would only report: ${enforced.join(', ')}. Send demote_enforced: true to roll ${enforced.length === 1 ? 'it' : 'them'} out anyway.`,
+          'demote_enforced')
+      }
+      return enforced
     }
+    demoted(ruleset)
     const rollout = { pack, rule_ids: ruleIds, percentage, id: newId('rol'), ...(stopConditions === undefined ? {} : { stop_conditions: stopConditions }) }
-    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.updated', pack }, r => rollOut(r, rollout),
-      { rollout_id: rollout.id, rule_ids: ruleIds, percentage, ...(enforced.length > 0 ? { demoted: enforced } : {}) })
+    // Checked again on the ruleset the change is made to (a rule set to enforce meanwhile): a refusal appends nothing.
+    let enforced: string[] = []
+    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.updated', pack }, current => { enforced = demoted(current); return rollOut(current, rollout) },
+      () => ({ rollout_id: rollout.id, rule_ids: ruleIds, percentage, ...(enforced.length > 0 ? { demoted: enforced } : {}) }))
     return rolloutResource(version.ruleset.rollouts![pack]!, version.ruleset.version)
   })
 
@@ -91,11 +97,27 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
     return rolloutResource(r, ruleset.version)
   })
 
-  /** The pack named by the path, in the caller's own ruleset (another tenant's is not found). */
-  const packOf = async (scope: Scope, pack: string): Promise<Rollout> => {
-    const r = (await deps.control.activeRuleset(scope)).ruleset.rollouts?.[pack]
+  /** The pack named by the path in a ruleset of the caller's own (another tenant's is not found). */
+  const packIn = (ruleset: Ruleset, pack: string): Rollout => {
+    const r = ruleset.rollouts?.[pack]
     if (r === undefined) throw notFound('rollout', pack)
     return r
+  }
+  /**
+   * An edit of one pack, checked on the ruleset it is made to (the control plane reads the latest before it
+   * appends): a pack stopped or promoted meanwhile is refused there, and a refusal appends and audits nothing.
+   */
+  const packEdit = (pack: string, check: (r: Rollout) => void, edit: (ruleset: Ruleset, r: Rollout) => Ruleset) => (ruleset: Ruleset) => {
+    const r = packIn(ruleset, pack)
+    check(r)
+    return edit(ruleset, r)
+  }
+  const stoppable = (pack: string) => (r: Rollout) => {
+    if (r.status === 'stopped') throw new ApiError('invalid_transition', `Pack '${pack}' is not running (${r.stopped?.reason ?? 'stopped'}); roll it out again to start a new run.`, 'pack')
+  }
+  const promotable = (pack: string) => (r: Rollout) => {
+    if (r.stopped?.reason === 'promoted') throw new ApiError('invalid_transition', `Pack '${pack}' was promoted already.`, 'pack')
+    if (r.rule_ids.length === 0) throw new ApiError('invalid_transition', `Pack '${pack}' has no rules left (they were rolled out in other packs); nothing to promote.`, 'pack')
   }
   /** The pack as the change left it: ended as asked, unless a change that won the race ended it first (409). */
   const endedAs = (r: Rollout | undefined, asked: RolloutEnded, pack: string, rulesetVersion: string) => {
@@ -106,22 +128,23 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
 
   app.post<{ Params: { pack: string } }>('/v1/rules/rollout/:pack/stop', { config: { scope: 'rules:write' } }, async request => {
     const { pack } = request.params
-    const r = await packOf(request.scope, pack)
-    if (r.status === 'stopped') throw new ApiError('invalid_transition', `Pack '${pack}' is not running (${r.stopped?.reason ?? 'stopped'}); roll it out again to start a new run.`, 'pack')
+    stoppable(pack)(packIn((await deps.control.activeRuleset(request.scope)).ruleset, pack))
     const stopped = ended(request.caller, 'stop_requested')
-    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.stopped', pack }, ruleset => stopRollout(ruleset, pack, r.id, stopped),
-      { rollout_id: r.id ?? null, reason: stopped.reason })
+    let runId: string | undefined
+    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.stopped', pack },
+      packEdit(pack, stoppable(pack), (ruleset, r) => { runId = r.id; return stopRollout(ruleset, pack, r.id, stopped) }),
+      () => ({ rollout_id: runId ?? null, reason: stopped.reason }))
     return endedAs(version.ruleset.rollouts?.[pack], stopped, pack, version.ruleset.version)
   })
 
   app.post<{ Params: { pack: string } }>('/v1/rules/rollout/:pack/promote', { config: { scope: 'rules:write' } }, async request => {
     const { pack } = request.params
-    const r = await packOf(request.scope, pack)
-    if (r.stopped?.reason === 'promoted') throw new ApiError('invalid_transition', `Pack '${pack}' was promoted already.`, 'pack')
-    if (r.rule_ids.length === 0) throw new ApiError('invalid_transition', `Pack '${pack}' has no rules left (they were rolled out in other packs); nothing to promote.`, 'pack')
+    promotable(pack)(packIn((await deps.control.activeRuleset(request.scope)).ruleset, pack))
     const promoted = ended(request.caller, 'promoted')
-    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.promoted', pack }, ruleset => promoteRollout(ruleset, pack, r.id, promoted),
-      { rollout_id: r.id ?? null, rule_ids: r.rule_ids })
+    let run: Rollout | undefined
+    const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.promoted', pack },
+      packEdit(pack, promotable(pack), (ruleset, r) => { run = r; return promoteRollout(ruleset, pack, r.id, promoted) }),
+      () => ({ rollout_id: run?.id ?? null, rule_ids: run?.rule_ids ?? [] }))
     return endedAs(version.ruleset.rollouts?.[pack], promoted, pack, version.ruleset.version)
   })
 }
