@@ -156,3 +156,18 @@ describe('stop and promote racing each other', () => {
     }, 10000, 'one audit entry per change made')
   })
 })
+
+describe('a pack\'s hits over many ruleset versions', () => {
+  it('reads at most the newest 64 versions for one call, and says the figures are partial', async () => {
+    await rule('churned', { mode: 'shadow' })
+    expect((await call('POST', '/v1/rules/rollout', { pack: 'churn', rule_ids: ['churned'], percentage: 100 })).statusCode).toBe(200)
+    for (let i = 0; i < 70; i++) {
+      await rule(`filler_${i}`, { mode: 'shadow' })
+      await score({ event: 'churned', user_id: `u-churn-${i}` })
+    }
+    const hits = (await call('GET', '/v1/rules/hits')).json()
+    expect(hits.truncated).toBe(true)
+    expect(hits.packs.churn.decisions).toBe(64)
+    expect(hits.packs.churn.hits).toBe(64)
+  })
+})

@@ -27,7 +27,7 @@ export interface PackHits { rollout_id: string | null, decisions: number, hits: 
  * percentage, is not mixed in. Pure.
  */
 export function countPackHits (
-  records: Iterable<DecisionHits>, current: Readonly<Record<string, Rollout>>, rulesetOf: (version: string) => Ruleset | undefined
+  records: Iterable<DecisionHits>, current: Readonly<Record<string, Rollout>>, rulesetOf: (version: string) => Pick<Ruleset, 'rollouts'> | undefined
 ): Record<string, PackHits> {
   const out: Record<string, PackHits> = {}
   for (const r of Object.values(current)) out[r.pack] = { rollout_id: r.id ?? null, decisions: 0, hits: 0 }

@@ -15,7 +15,7 @@ export function isGuarded (r: Rollout): r is Rollout & { id: string, stop_condit
  * The running packs of a ruleset a decision decided with it ran: those whose bucket it fell in. (A decision has a
  * bucket for each pack that was running, src/domain/decision/decide.ts.)
  */
-export function packsRun (ruleset: Ruleset, buckets: Record<string, number>): Rollout[] {
+export function packsRun (ruleset: Pick<Ruleset, 'rollouts'>, buckets: Record<string, number>): Rollout[] {
   return Object.values(ruleset.rollouts ?? {}).filter(r => {
     const bucket = buckets[r.pack]
     return r.status !== 'stopped' && bucket !== undefined && bucket < r.percentage

@@ -7,6 +7,9 @@ import { parseTransactionHits, transactionsBetween } from '../../../stores/trans
 import type { DecisionHits } from '../../../domain/records/decisions.js'
 import { RuleJobs } from '../../../services/rule-jobs.js'
 
+/** At most this many ruleset versions are read to count the packs' hits (the newest ones). */
+const PACK_VERSIONS_MAX = 64
+
 /** At most this many decisions are counted by GET /v1/rules/hits (the answer says when it stopped there). */
 const HITS_MAX = 200_000
 
@@ -42,12 +45,16 @@ export const ruleInsightRoutes: FastifyPluginAsync<{ state: StateDb, clock: () =
     const truncated = records.length > HITS_MAX
     const counted = records.slice(0, HITS_MAX)
     const { decisions, hits } = countRuleHits(counted)
-    // A decision counts for the packs the ruleset version it was decided with ran: each version read once.
-    const versions = new Map<string, Ruleset | undefined>()
-    for (const r of counted) if (!versions.has(r.ruleset_version) && Object.keys(r.rollout_buckets).length > 0) versions.set(r.ruleset_version, undefined)
-    for (const label of versions.keys()) versions.set(label, await control.rulesetAt(request.scope, label))
+    // A decision counts for the packs the ruleset version it was decided with ran: each version read once, and
+    // only its rollouts kept; at most PACK_VERSIONS_MAX versions, the newest (a tenant saving a rule between
+    // every two decisions makes as many versions as decisions), the rest said by `truncated`.
+    const labels = new Set<string>()
+    for (const r of counted) if (Object.keys(r.rollout_buckets).length > 0) { labels.delete(r.ruleset_version); labels.add(r.ruleset_version) }
+    const read = [...labels].slice(-PACK_VERSIONS_MAX)
+    const versions = new Map<string, Pick<Ruleset, 'rollouts'> | undefined>()
+    for (const label of read) versions.set(label, { rollouts: (await control.rulesetAt(request.scope, label))?.rollouts })
     const { ruleset } = await control.activeRuleset(request.scope)
     const packs = countPackHits(counted, ruleset.rollouts ?? {}, label => versions.get(label))
-    return { object: 'rule_hits', from: Math.floor(from / 1000), to: Math.floor(to / 1000), decisions, truncated, hits, packs }
+    return { object: 'rule_hits', from: Math.floor(from / 1000), to: Math.floor(to / 1000), decisions, truncated: truncated || labels.size > read.length, hits, packs }
   })
 }
