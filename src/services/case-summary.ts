@@ -2,22 +2,27 @@ import { scanUnclosed } from '../stores/cases.js'
 import type { StateDb } from '../stores/state-db.js'
 import type { Scope } from '../domain/scope.js'
 
+/** The assignees a summary names, the most loaded first. */
+export const MAX_ASSIGNEES = 50
+/** A summary counts at most this many open and in-review cases (then `capped`: the counts are at least these). */
+export const SUMMARY_MAX = 100_000
+
 /**
  * GET /v1/cases/summary: the queue at a glance for the caller's tenant and mode: how many cases are open and in
  * review, when the oldest of them was opened, who has cases in review (the most first, at most MAX_ASSIGNEES), and
  * (given an assignee) how many in review are theirs. One pass over the queue index (open and in-review cases
- * only, a few small fields each; closed cases are not read).
+ * only, a few small fields each; closed cases are not read), of at most SUMMARY_MAX entries: the oldest ones,
+ * since ids sort by opening time.
  */
-/** The assignees a summary names, the most loaded first. */
-export const MAX_ASSIGNEES = 50
-
 export async function caseSummary (state: StateDb, scope: Scope, nowMs: number, assignee?: string) {
   let open = 0
   let inReview = 0
   let assigned = 0
   let oldest: number | undefined
   const byAssignee = new Map<string, number>()
-  for await (const c of scanUnclosed(state, scope)) {
+  let seen = 0
+  for await (const c of scanUnclosed(state, scope, undefined, SUMMARY_MAX + 1)) {
+    if (++seen > SUMMARY_MAX) break
     if (c.status === 'open') open++
     else {
       inReview++
@@ -28,6 +33,7 @@ export async function caseSummary (state: StateDb, scope: Scope, nowMs: number, 
   }
   return {
     object: 'case_summary',
+    capped: seen > SUMMARY_MAX,
     open,
     in_review: inReview,
     oldest_unclosed_created: oldest === undefined ? null : Math.floor(oldest / 1000),

@@ -34,9 +34,9 @@ export async function * scanCases (state: StateDb, scope: Scope, startingAfter?:
  * Open and in-review cases of a tenant and mode in id order, after `startingAfter` when given: the queue index,
  * so closed cases (most of a tenant's, over time) cost nothing to skip.
  */
-export async function * scanUnclosed (state: StateDb, scope: Scope, startingAfter?: string): AsyncGenerator<UnclosedEntry> {
+export async function * scanUnclosed (state: StateDb, scope: Scope, startingAfter?: string, limit?: number): AsyncGenerator<UnclosedEntry> {
   const [from, lt] = rangeAfter(prefixRange(TAG.caseUnclosed, scope.tenant, scope.mode), startingAfter === undefined ? undefined : unclosedKey(scope, startingAfter))
-  yield * scanJson<UnclosedEntry>(state.db, from, lt)
+  yield * scanJson<UnclosedEntry>(state.db, from, lt, limit === undefined ? {} : { limit })
 }
 
 /** The cases of the ids given, read a hundred at a time, in order (an id whose case is gone is passed over). */

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/app/app.js'
 import { MAX_NOTES, type Case } from '../../src/domain/cases/types.js'
 import { caseKey, scanUnclosed } from '../../src/stores/cases.js'
+import { unclosedKey } from '../../src/stores/case-indexes.js'
+import { caseSummary, SUMMARY_MAX } from '../../src/services/case-summary.js'
 import { indexStoredCases } from '../../src/stores/case-index-upgrade.js'
 import { stateKey, TAG } from '../../src/stores/keys.js'
 import { auth, createTenant, eventually, startTestApp } from '../support/app.js'
@@ -115,7 +117,7 @@ describe('the queue at a glance', () => {
     expect((await call('GET', '/v1/cases/summary')).json().assigned_in_review).toBeUndefined()
     const theirs = (await call('GET', '/v1/cases/summary', undefined, other.keys.live)).json()
     expect(after.assignees).toContainEqual({ assignee: 'quinn@example.com', in_review: before.assigned_in_review + 1 })
-    expect(theirs).toEqual({ object: 'case_summary', open: 0, in_review: 0, oldest_unclosed_created: null, oldest_unclosed_age_seconds: null, assignees: [] })
+    expect(theirs).toEqual({ object: 'case_summary', capped: false, open: 0, in_review: 0, oldest_unclosed_created: null, oldest_unclosed_age_seconds: null, assignees: [] })
   })
 })
 
@@ -145,5 +147,14 @@ describe('the case indexes: the queue (open and in-review cases) and the subject
     expect((await call('GET', '/v1/cases?limit=100&user_id=u-index')).json().data.map((x: { id: string }) => x.id)).toEqual([c.id, old.id].sort())
     const paged = (await call('GET', `/v1/cases?limit=1&user_id=u-index&starting_after=${[c.id, old.id].sort()[0]}`)).json()
     expect(paged).toMatchObject({ has_more: false, data: [{ id: [c.id, old.id].sort()[1] }] })
+  })
+})
+
+describe('the summary of a queue a tenant has flooded', () => {
+  it('counts at most SUMMARY_MAX open cases and says so', async () => {
+    const scope = { tenant: 'ten_flooded', mode: 'test' as const }
+    const entry = (i: number) => ({ type: 'put' as const, key: unclosedKey(scope, `case_f${String(i).padStart(6, '0')}`), value: Buffer.from(JSON.stringify({ id: `case_f${i}`, status: 'open', assignee: null, created_ms: now - i })) })
+    await app.state.committer.commit(Array.from({ length: SUMMARY_MAX + 5 }, (_, i) => entry(i)))
+    expect(await caseSummary(app.state, scope, now)).toMatchObject({ capped: true, open: SUMMARY_MAX, in_review: 0 })
   })
 })

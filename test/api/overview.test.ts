@@ -43,7 +43,7 @@ describe('GET /v1/overview for operators', () => {
     const summary = (await call('GET', '/v1/cases/summary')).json()
     expect(summary.open).toBeGreaterThan(0)
     const o = (await call('GET', '/v1/overview')).json()
-    expect(o.cases).toEqual({ open: summary.open, in_review: summary.in_review, oldest_unclosed_created: summary.oldest_unclosed_created, oldest_unclosed_age_seconds: expect.any(Number) })
+    expect(o.cases).toEqual({ capped: false, open: summary.open, in_review: summary.in_review, oldest_unclosed_created: summary.oldest_unclosed_created, oldest_unclosed_age_seconds: expect.any(Number) })
   })
 
   it('counts dead letters not replayed (and of the last 24 hours) and names the failing endpoints first', async () => {

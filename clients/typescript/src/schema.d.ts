@@ -1160,6 +1160,8 @@ export interface components {
              * @enum {string}
              */
             object: "case_summary";
+            /** @description Whether more than 100,000 cases are open or in review: the figures are those of the oldest 100,000. */
+            capped: boolean;
             open: number;
             in_review: number;
             /** @description When the oldest open or in-review case was opened (unix seconds). */
@@ -1734,6 +1736,8 @@ export interface components {
                 };
             };
             cases: {
+                /** @description Whether more than 100,000 cases are open or in review: the figures are those of the oldest 100,000. */
+                capped: boolean;
                 open: number;
                 in_review: number;
                 /** @description When the oldest open or in-review case was opened. */

@@ -25,7 +25,7 @@ export interface OverviewDeps {
  * histogram, p50 and p99 decision latency, the active model and its last measured quality, and the consumer lag
  * of this instance's groups (the pipeline is shared by every tenant; it says nothing about one); for operators, the
  * top rules' hits over the window, where measuring quality on matured labels stands, and, when the caller holds
- * their scopes, the open-case backlog (cases:read; one pass over the cases, 10,000 in about a tenth of a second)
+ * their scopes, the open-case backlog (cases:read; one pass over the queue index, at most 100,000 entries)
  * and failed webhook deliveries (webhooks:manage; bounded reads per endpoint). Null when the scope is not held.
  */
 export const overviewRoutes: FastifyPluginAsync<OverviewDeps> = async (app, deps) => {
@@ -63,7 +63,7 @@ export const overviewRoutes: FastifyPluginAsync<OverviewDeps> = async (app, deps
         evaluation: last?.evaluation ?? null,
         quality: qualityStatus(trained, last)
       },
-      cases: cases === null ? null : { open: cases.open, in_review: cases.in_review, oldest_unclosed_created: cases.oldest_unclosed_created, oldest_unclosed_age_seconds: cases.oldest_unclosed_age_seconds },
+      cases: cases === null ? null : { capped: cases.capped, open: cases.open, in_review: cases.in_review, oldest_unclosed_created: cases.oldest_unclosed_created, oldest_unclosed_age_seconds: cases.oldest_unclosed_age_seconds },
       webhooks,
       lag: await deps.lag()
     }

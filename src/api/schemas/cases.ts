@@ -80,6 +80,7 @@ export const CaseSummary = define('CaseSummary', {
   description: 'The review queue at a glance: open and in-review counts and the age of the oldest.',
   ...shape({
     object: object('case_summary'),
+    capped: { type: 'boolean', description: 'Whether more than 100,000 cases are open or in review: the figures are those of the oldest 100,000.' },
     open: int(),
     in_review: int(),
     oldest_unclosed_created: { type: ['integer', 'null'], description: 'When the oldest open or in-review case was opened (unix seconds).' },

@@ -41,6 +41,7 @@ const Quality = shape({
 }, [], { description: 'Where measuring quality on matured labels stands: why it is not measured yet, when it is not.' })
 
 const CaseBacklog = shape({
+  capped: { type: 'boolean', description: 'Whether more than 100,000 cases are open or in review: the figures are those of the oldest 100,000.' },
   open: int(),
   in_review: int(),
   oldest_unclosed_created: unixOrNull('When the oldest open or in-review case was opened.'),

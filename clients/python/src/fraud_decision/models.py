@@ -292,6 +292,7 @@ class CaseSummary(TypedDict, closed=True):
     """
 
     object: Literal['case_summary']
+    capped: bool
     open: int
     in_review: int
     oldest_unclosed_created: int | None
@@ -844,6 +845,7 @@ class Cases(TypedDict, closed=True):
     The open-case backlog (null without the cases:read scope).
     """
 
+    capped: bool
     open: int
     in_review: int
     oldest_unclosed_created: int | None
