@@ -8,7 +8,7 @@ import { componentName } from './schemas/named.js'
 import { EVENTS } from './schemas/events.js'
 
 /** What the document needs to know about a route beyond its schema; carried from `transform` to `transformObject`. */
-interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, query: boolean, path: boolean }
+interface RouteFacts { method: string, authenticated: boolean, scope: string | null, body: boolean, bodyOptional: boolean, query: boolean, path: boolean }
 
 const FACTS = 'x-fds-route'
 
@@ -192,7 +192,7 @@ function hoistDefs (schema: unknown, schemas: Record<string, unknown>, hoisted: 
 interface Operation {
   [FACTS]?: RouteFacts
   parameters?: Array<{ in?: string, schema?: unknown }>
-  requestBody?: { content?: Record<string, { schema?: unknown }> }
+  requestBody?: { required?: boolean, content?: Record<string, { schema?: unknown }> }
   responses?: Record<string, { description?: string, content?: unknown, headers?: Record<string, unknown> }>
   security?: unknown
 }
@@ -232,6 +232,7 @@ function completeDocument (generated: { paths?: Record<string, Record<string, Op
       for (const status of errorStatuses(facts, `${method} ${url}`)) all[String(status)] ??= { $ref: `#/components/responses/${ERRORS[String(status)]!.name}` } as never
       op.security = facts.authenticated ? [{ apiKey: [] }] : []
       for (const p of op.parameters ?? []) if (p.in === 'path' || p.in === 'query') requestStrings(p.schema)
+      if (facts.bodyOptional && op.requestBody !== undefined) op.requestBody.required = false
       for (const media of Object.values(op.requestBody?.content ?? {})) {
         const defs = hoistDefs(media.schema, schemas, hoisted)
         requestStrings(media.schema)
@@ -289,7 +290,7 @@ function routeFacts (route: RouteOptions, url: string): RouteFacts {
   const method = (Array.isArray(route.method) ? route.method[0]! : route.method).toLowerCase()
   const schema = route.schema ?? {}
   const scope = route.config?.scope
-  return { method, authenticated: scope !== undefined, scope: scope ?? null, body: schema.body !== undefined, query: schema.querystring !== undefined, path: /[:*]/.test(url) }
+  return { method, authenticated: scope !== undefined, scope: scope ?? null, body: schema.body !== undefined, bodyOptional: route.config?.bodyOptional === true, query: schema.querystring !== undefined, path: /[:*]/.test(url) }
 }
 
 /**

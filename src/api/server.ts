@@ -69,6 +69,8 @@ declare module 'fastify' {
     scope?: string
     /** A dashboard route for any signed-in user, whatever their role (their own session, sign-out). */
     session?: boolean
+    /** The body may be left out (it then reads as {}): the document says the request body is optional. */
+    bodyOptional?: boolean
   }
 }
 

@@ -4,7 +4,7 @@ import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 
 const at = Date.parse('2026-11-24T12:00:00Z')
 const tx = (offsetMs: number, action: 'approve' | 'flag' | 'reject', score: number, latency: number) =>
-  ({ created_ms: at + offsetMs, decision: { action, score, latency_ms: latency } }) as unknown as TransactionRecord
+  ({ created_ms: at + offsetMs, decision: { action, score, latency_ms: latency, rules: [] } }) as unknown as TransactionRecord
 
 describe('overviewOf', () => {
   it('counts decisions per minute by action, bins scores by decile, takes nearest-rank latency percentiles', () => {

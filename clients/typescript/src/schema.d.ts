@@ -2061,6 +2061,7 @@ export interface components {
             reason?: string;
         } | unknown | unknown;
         CaseNoteInput: {
+            /** @description Not blank; no NUL character. */
             body: string;
         };
         BulkDispositionInput: {
@@ -4409,7 +4410,7 @@ export interface operations {
                 limit?: number;
                 /** @description A delivery id: the page holds the deliveries older than it (the last id of the page before). */
                 starting_after?: string;
-                /** @description A delivery id: the page holds the deliveries newer than it (the first id of the page after), newest first; has_more then says whether even newer ones exist. */
+                /** @description A delivery id: the page holds the deliveries newer than it (the first id of the page after), newest first; has_more then says whether even newer ones exist. With starting_after too: the deliveries between the two, newest first. */
                 ending_before?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -4553,7 +4554,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["WebhookDeliveriesReplayInput"];
             };

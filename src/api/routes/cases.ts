@@ -148,7 +148,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
 
   app.post<{ Params: { id: string }, Body: { body: string } }>('/v1/cases/:id/notes', {
     config: { scope: 'cases:write' },
-    schema: { body: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH, pattern: '\\S' } } } }
+    schema: { body: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: NOTE_MAX_LENGTH, pattern: '^\\s*[^\\s\\u0000][^\\u0000]*$', description: 'Not blank; no NUL character.' } } } }
   }, request => runCaseCommand(core, { ...base(request.caller, request.params.id), type: 'note', body: request.body.body }, request.id))
 
   app.post<{ Body: DispositionBody & { case_ids: string[] } }>('/v1/cases/dispositions', {

@@ -18,6 +18,14 @@ import { shownDeliveryError } from '../../domain/webhooks/delivery-errors.js'
 import { appendConfirmed } from '../../stream/confirmation.js'
 /** Previous secrets keep signing this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
+/** The deliveries of a newest-first scan down to `id` (exclusive), or all of them without one. */
+async function * newerThan (deliveries: AsyncIterable<Delivery>, id: string | undefined): AsyncGenerator<Delivery> {
+  for await (const d of deliveries) {
+    if (id !== undefined && d.id <= id) return
+    yield d
+  }
+}
+
 /** The most deliveries one replay call queues: what a tenant's call can cost is bounded. */
 export const REPLAY_BATCH_LIMIT = 100
 
@@ -188,7 +196,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
         properties: {
           ...listQuerySchema.properties,
           starting_after: { type: 'string', minLength: 1, description: 'A delivery id: the page holds the deliveries older than it (the last id of the page before).' },
-          ending_before: { type: 'string', minLength: 1, description: 'A delivery id: the page holds the deliveries newer than it (the first id of the page after), newest first; has_more then says whether even newer ones exist.' },
+          ending_before: { type: 'string', minLength: 1, description: 'A delivery id: the page holds the deliveries newer than it (the first id of the page after), newest first; has_more then says whether even newer ones exist. With starting_after too: the deliveries between the two, newest first.' },
           status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] }
         }
       }
@@ -196,14 +204,15 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
   }, async request => {
     const endpoint = await find(request, request.params.id)
     const q = request.query
-    if (q.starting_after !== undefined && q.ending_before !== undefined) throw new ApiError('parameter_invalid', "Give 'starting_after' or 'ending_before', not both.", 'ending_before')
     const keep = (d: Delivery) => q.status === undefined || d.status === q.status
     const scope = scopeOf(request)
-    // Newest first. ending_before reads toward newer deliveries (id order) and turns the page around.
-    const page = q.ending_before === undefined
-      ? await pageOf(scanDeliveriesNewestFirst(state, scope, endpoint.id, q.starting_after), keep, q)
+    // Newest first. ending_before alone reads toward newer deliveries (id order) and turns the page around; with
+    // starting_after too, the page holds those between the two, newest first.
+    const towardNewer = q.ending_before !== undefined && q.starting_after === undefined
+    const page = !towardNewer
+      ? await pageOf(newerThan(scanDeliveriesNewestFirst(state, scope, endpoint.id, q.starting_after), q.ending_before), keep, q)
       : await pageOf(scanDeliveries(state, scope, endpoint.id, q.ending_before), keep, q)
-    const data = q.ending_before === undefined ? page.data : page.data.reverse()
+    const data = towardNewer ? page.data.reverse() : page.data
     return { object: 'list', url: `/v1/webhooks/${endpoint.id}/deliveries`, has_more: page.has_more, data: data.map(deliveryResource) }
   })
 
@@ -260,7 +269,7 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
 
   // Several at once: the ids given (all found, or nothing replayed), or the dead letters not replayed yet, newest first.
   app.post<{ Params: { id: string }, Body: { deliveries?: string[] } }>('/v1/webhooks/:id/deliveries/replay', {
-    config,
+    config: { ...config, bodyOptional: true },
     // No body reads as {}: every failed delivery not replayed yet.
     preValidation: async request => { request.body ??= {} },
     schema: {
