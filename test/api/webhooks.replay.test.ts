@@ -136,6 +136,9 @@ describe('webhook replay', () => {
 
     const tooMany = await call('POST', `/v1/webhooks/${mine.id}/deliveries/replay`, { deliveries: Array.from({ length: 101 }, (_, i) => `dlv_${i}`) })
     expect(tooMany.json().error).toMatchObject({ code: 'parameter_invalid', param: 'deliveries' })
+    // No body is {} (every failed one); a body of JSON null is a body, and not an object.
+    const nullBody = await app.server.inject({ method: 'POST', url: `/v1/webhooks/${mine.id}/deliveries/replay`, headers: { ...auth(), 'content-type': 'application/json' }, payload: 'null' })
+    expect(nullBody.statusCode).toBe(400)
   })
 
   it('refuses while the endpoint is disabled, or when it no longer takes the event type', async () => {

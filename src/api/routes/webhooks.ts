@@ -270,8 +270,8 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
   // Several at once: the ids given (all found, or nothing replayed), or the dead letters not replayed yet, newest first.
   app.post<{ Params: { id: string }, Body: { deliveries?: string[] } }>('/v1/webhooks/:id/deliveries/replay', {
     config: { ...config, bodyOptional: true },
-    // No body reads as {}: every failed delivery not replayed yet.
-    preValidation: async request => { request.body ??= {} },
+    // No body reads as {}: every failed delivery not replayed yet (a body of JSON null is a body, and refused).
+    preValidation: async request => { if (request.body === undefined) request.body = {} },
     schema: {
       body: {
         type: 'object',
