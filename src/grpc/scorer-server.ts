@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf'
+import { caseFactsOf } from '../domain/cases/transaction-summary.js'
 import { principalScope } from '../services/auth.js'
 import * as grpc from '@grpc/grpc-js'
 import type { Core } from '../services/core.js'
@@ -8,7 +9,6 @@ import type { RateLimiter } from '../services/rate-limit.js'
 import { DEFAULT_SAFE_DEMOTION_HOURS, runCaseCommand, type CaseCommandDeps } from '../services/case-commands.js'
 import { eventTimeMs, scoreRequestError, toScoreRequest } from '../services/score-requests.js'
 import { CASE_OUTCOMES, type CaseOutcome } from '../domain/cases/types.js'
-import { subjectsOf } from '../domain/decision/subjects.js'
 import { DecisionSchema, ShadowOutcomeSchema, type ScoreRequest as ScoreRequestMessage, ScoreRequestSchema } from '../gen/fraud/v1/score_pb.js'
 import { toCounterfactual } from '../domain/records/decisions.js'
 import { FeedbackRequestSchema, FeedbackResponseSchema } from '../gen/scoring/scorer_pb.js'
@@ -130,7 +130,7 @@ export async function startGrpc (core: Pick<Core, 'clock' | 'state' | 'tenantDir
       const requestId = newId('trc')
       const base = () => ({ id: newId('cmd'), tenant_id: p.tenant, mode: p.mode, case_id: caseId, at_ms: core.clock(), actor: p.actor })
       if (await getCase(core.state, scope, caseId) === undefined) {
-        await runCaseCommand(core, { ...base(), type: 'open', trace_id: traceId, reason: 'Opened by feedback', opened_by: 'analyst', rules: tx.decision.rules, score: tx.decision.score, subjects: subjectsOf(tx.request) }, requestId)
+        await runCaseCommand(core, { ...base(), type: 'open', trace_id: traceId, reason: 'Opened by feedback', opened_by: 'analyst', ...caseFactsOf(tx.request, tx.decision) }, requestId)
           .catch(err => { if (!(err instanceof ApiError && err.code === 'resource_exists')) throw err })
       }
       const c = await runCaseCommand(core, { ...base(), type: 'disposition', outcome: outcome as CaseOutcome, analyst, reason, demote_for_ms: DEFAULT_SAFE_DEMOTION_HOURS * 3_600_000 }, requestId)

@@ -49,6 +49,9 @@ describe('gRPC scoring.Scorer', () => {
     expect(fb.value).toMatchObject({ status: 'closed', outcome: 'fraud' })
     const c = (await app.server.inject({ method: 'GET', url: `/v1/cases/${fb.value!.caseId}`, headers: auth() })).json()
     expect(c).toMatchObject({ trace_id: value!.traceId, outcome: 'fraud' })
+    // The case keeps the decision's transaction, as one opened by a flag or over HTTP does (the list reads only what is kept).
+    const listed = (await app.server.inject({ method: 'GET', url: `/v1/cases?trace_id=${value!.traceId}`, headers: auth() })).json()
+    expect(listed.data[0].transaction).toMatchObject({ event: 'login', action: 'approve' })
     expect((await rpc('feedback', create(FeedbackRequestSchema, { traceId: value!.traceId, outcome: 'maybe', analyst: 'a' }))).error).toMatchObject({ code: grpc.status.INVALID_ARGUMENT })
     const again = await rpc('feedback', create(FeedbackRequestSchema, { traceId: value!.traceId, outcome: 'safe', analyst: 'a' }))
     expect(again.error).toMatchObject({ code: grpc.status.FAILED_PRECONDITION })

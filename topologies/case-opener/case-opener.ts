@@ -1,6 +1,5 @@
 import { caseWriter } from './case-writer.js'
-import { subjectsOf } from '../../src/domain/decision/subjects.js'
-import { caseTransactionOf } from '../../src/domain/cases/transaction-summary.js'
+import { caseFactsOf } from '../../src/domain/cases/transaction-summary.js'
 import { mapDecisions, type Topology } from '../../src/stream/topology.js'
 import type { TransactionRecord } from '../../src/domain/records/decisions.js'
 import { caseIdForTrace, commandRecord, type CaseCommand } from '../../src/domain/records/case-commands.js'
@@ -18,10 +17,7 @@ export function openCommandFor (d: TransactionRecord): CaseCommand {
     trace_id: d.trace_id,
     reason: d.decision.rules.length > 0 ? `Flagged by rules: ${d.decision.rules.join(', ')}` : `Flagged at ${d.decision.risk_level} risk (score ${d.decision.score})`,
     opened_by: 'rule',
-    rules: d.decision.rules,
-    score: d.decision.score,
-    subjects: subjectsOf(d.request),
-    transaction: caseTransactionOf(d.request, d.decision)
+    ...caseFactsOf(d.request, d.decision)
   }
 }
 

@@ -2,9 +2,9 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import { toApiError } from '../error-handler.js'
 import type { Core } from '../../services/core.js'
 import { CASE_OUTCOMES, NOTE_MAX_LENGTH, type Case, type CaseSubjects } from '../../domain/cases/types.js'
-import { caseTransactionOf } from '../../domain/cases/transaction-summary.js'
+import { caseFactsOf, caseTransactionOf, type CaseTransaction } from '../../domain/cases/transaction-summary.js'
 import type { Subject } from '../../domain/decision/types.js'
-import { subjectsOf, SUBJECTS } from '../../domain/decision/subjects.js'
+import { SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
 import { caseIdsOfSubject, casesOfIds, getCase, lookupCaseIdByTrace, scanCases, scanUnclosed } from '../../stores/cases.js'
 import { getTransaction } from '../../stores/transactions.js'
@@ -72,21 +72,18 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
   }, async request => {
     const p = request.caller
     const { trace_id: traceId, reason = 'Opened by an analyst' } = request.body
+    let facts: { rules: string[], score: number | null, transaction: CaseTransaction | null } = { rules: [], score: null, transaction: null }
     let subjects = request.body.subjects
-    let rules: string[] = []
-    let score: number | null = null
-    let transaction = null
     if (traceId !== undefined) {
       const tx = await getTransaction(state, request.scope, traceId)
       if (tx === undefined) throw new ApiError('resource_missing', `No such transaction: '${traceId}'`, 'trace_id')
-      subjects = { ...subjectsOf(tx.request), ...subjects }
-      rules = tx.decision.rules
-      score = tx.decision.score
-      transaction = caseTransactionOf(tx.request, tx.decision)
+      const { subjects: ofDecision, ...rest } = caseFactsOf(tx.request, tx.decision)
+      subjects = { ...ofDecision, ...subjects }
+      facts = rest
     }
     if (subjects === undefined) throw new ApiError('parameter_missing', "Give 'trace_id' or 'subjects'.", 'trace_id')
     const caseId = traceId === undefined ? newId('case', clock()) : caseIdForTrace(traceId)
-    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', rules, score, subjects, transaction }, request.id)
+    return runCaseCommand(core, { ...base(p, caseId), type: 'open', trace_id: traceId ?? null, reason, opened_by: 'analyst', ...facts, subjects }, request.id)
   })
 
   app.get<{ Querystring: CaseListQuery }>('/v1/cases', {

@@ -1,6 +1,7 @@
 import type { Action, Counterfactual, Decision, RiskLevel, ScoreRequest, ShadowOutcome } from '../decision/types.js'
 import { customValue, dimensionValue } from '../features/velocity-spec.js'
 import { geoFacts } from '../features/geo.js'
+import { subjectsOf } from '../decision/subjects.js'
 
 /** Free text kept on a case is cut to this many characters (a request's strings may be 8,192 long). */
 const TEXT_MAX = 200
@@ -55,4 +56,9 @@ export function caseTransactionOf (request: ScoreRequest, decision: Decision): C
     shadow: decision.shadow ?? null,
     counterfactual: decision.counterfactual ?? null
   }
+}
+
+/** What a case opened on a scored decision takes from it: its rules, score, subjects and transaction. */
+export function caseFactsOf (request: ScoreRequest, decision: Decision) {
+  return { rules: decision.rules, score: decision.score, subjects: subjectsOf(request), transaction: caseTransactionOf(request, decision) }
 }
