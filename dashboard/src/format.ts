@@ -8,7 +8,7 @@ export function age (unixSeconds: number, nowMs = Date.now()): string {
   return days === 1 ? '1 day' : `${days} days`
 }
 
-/** An amount with its currency as the browser's locale writes it ("€20,000.00"); the plain number without one. */
+/** An amount with its currency, written the same for every reader (en-US: "€20,000.00"); the plain number without one. */
 export function money (amount: number | null, currency: string | null): string {
   if (amount === null) return '—'
   if (currency === null) return amount.toLocaleString('en-US', { maximumFractionDigits: 2 })

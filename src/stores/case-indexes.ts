@@ -2,6 +2,7 @@ import type { Case } from '../domain/cases/types.js'
 import type { Subject } from '../domain/decision/types.js'
 import type { Scope } from '../domain/scope.js'
 import { stateKey, TAG } from './keys.js'
+import { INDEXED_VALUE_MAX } from './transaction-records.js'
 
 /*
  * The indexes of cases, written beside each case state (stores/cases.ts, applyCaseState): the queue index of
@@ -19,9 +20,6 @@ export function unclosedIndexOp (c: Case): { type: 'put', key: Buffer, value: Bu
   return c.status === 'closed' ? { type: 'del', key } : { type: 'put', key, value: unclosedValue(c) }
 }
 
-
-/** The longest subject value indexed (as for decisions): a longer one is not found by a subject filter. */
-const SUBJECT_VALUE_MAX = 320
 const ENTRY = Buffer.alloc(0)
 export const caseBySubjectKey = (scope: Scope, subject: Subject, value: string, id: string) => stateKey(TAG.caseBySubject, scope.tenant, scope.mode, subject, value, id)
 
@@ -29,6 +27,7 @@ export const caseBySubjectKey = (scope: Scope, subject: Subject, value: string, 
 export function subjectIndexOps (c: Case): Array<{ type: 'put', key: Buffer, value: Buffer }> {
   const scope = { tenant: c.tenant_id, mode: c.mode }
   return (Object.entries(c.subjects) as Array<[Subject, string]>)
-    .filter(([, value]) => value !== '' && value.length <= SUBJECT_VALUE_MAX)
+    // the longest value indexed is the longest a search can name, as for decisions
+    .filter(([, value]) => value !== '' && value.length <= INDEXED_VALUE_MAX)
     .map(([subject, value]) => ({ type: 'put', key: caseBySubjectKey(scope, subject, value, c.id), value: ENTRY }))
 }

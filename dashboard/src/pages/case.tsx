@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, can, when, type ApiErrorBody, type Session } from '../api.js'
 import { FormError, Page } from '../components/form.js'
+import type { BulkResult } from '../components/bulk-dispose.js'
 import { age, money, subjectsText } from '../format.js'
 import type { CaseSummary, CaseTransaction } from './queue.js'
 import type { Transaction as Decision } from './decisions.js'
@@ -218,15 +219,13 @@ function Disposition (props: { c: CaseDetail, session: Session, siblings: CaseSu
     return () => { clearInterval(tick); clearTimeout(send) }
   }, [pending])
 
+  /** One call for this case and those chosen with it: each is closed on its own, and this case's refusal is shown. */
   const commit = async (p: { outcome: string, reason: string, ids: string[] }) => {
-    const body = { outcome: p.outcome, analyst: props.session.user.email, reason: p.reason }
-    const res = p.ids.length === 1
-      ? await api('POST', `/v1/cases/${encodeURIComponent(p.ids[0]!)}/disposition`, body)
-      : await api<{ data: Array<{ id: string, disposed: boolean, error?: ApiErrorBody }> }>('POST', '/v1/cases/dispositions', { ...body, case_ids: p.ids })
+    const res = await api<BulkResult>('POST', '/v1/cases/dispositions', { case_ids: p.ids, outcome: p.outcome, analyst: props.session.user.email, reason: p.reason })
     setPending(null)
     if (!res.ok) { setError(res.error); return }
-    const refused = 'data' in (res.data as object) ? (res.data as { data: Array<{ id: string, disposed: boolean, error?: ApiErrorBody }> }).data.find(r => r.id === props.c.id && !r.disposed) : undefined
-    if (refused !== undefined) { setError(refused.error ?? null); return }
+    const mine = res.data.data.find(r => r.id === props.c.id)
+    if (mine !== undefined && !mine.disposed) { setError({ type: 'invalid_request_error', code: 'refused', message: mine.error?.message ?? 'The case was not closed.' }); return }
     props.onDone()
   }
   const start = (e?: Event) => {

@@ -14,7 +14,7 @@ interface Overview {
   latency_ms: { p50: number | null, p99: number | null }
   rule_hits: { bucket_seconds: number, rules: Array<{ id: string, hits: number, buckets: number[] }> }
   model: { version: string, trained_labels: number, evaluation: { rows: number, frauds: number, champion_ap: number, challenger_ap: number, promoted: boolean } | null, quality: Quality }
-  cases: { open: number, in_review: number, oldest_unclosed_created: number | null, oldest_unclosed_age_seconds: number | null } | null
+  cases: { capped: boolean, open: number, in_review: number, oldest_unclosed_created: number | null, oldest_unclosed_age_seconds: number | null } | null
   webhooks: { endpoints: number, failed_not_replayed: number, failed_last_24h: number, capped: boolean, troubled: Array<{ id: string, url: string, status: string, health: 'failing' | 'degraded', failed: number, retrying: number }> } | null
   lag: Record<string, number>
   from: number
@@ -83,7 +83,7 @@ export function OverviewPage () {
       <div class='tiles'>
         {o.cases !== null && (
           <a class='tile' href='/dashboard/' data-testid='overview-backlog'>
-            <span class='tile-figure'>{o.cases.open + o.cases.in_review}</span>
+            <span class='tile-figure'>{o.cases.open + o.cases.in_review}{o.cases.capped ? '+' : ''}</span>
             <span class='tile-label'>open cases: {o.cases.open} open, {o.cases.in_review} in review</span>
           </a>
         )}

@@ -3,6 +3,7 @@ import { toApiError } from '../error-handler.js'
 import type { Core } from '../../services/core.js'
 import { CASE_OUTCOMES, NOTE_MAX_LENGTH, type Case, type CaseSubjects } from '../../domain/cases/types.js'
 import { caseFactsOf, caseTransactionOf, type CaseTransaction } from '../../domain/cases/transaction-summary.js'
+import { INDEXED_VALUE_MAX } from '../../stores/transaction-records.js'
 import type { Subject } from '../../domain/decision/types.js'
 import { SUBJECTS } from '../../domain/decision/subjects.js'
 import { newId } from '../../domain/ids.js'
@@ -101,7 +102,7 @@ export function caseRoutes (app: FastifyInstance, core: Pick<Core, 'clock' | 'st
           min_score: SCORE,
           max_score: SCORE,
           order: { type: 'string', enum: ['created', 'score'] },
-          ...Object.fromEntries(SUBJECTS.map(s => [s, { ...text(256), description: `Only cases about this ${s === 'card' ? 'card fingerprint' : s.replace('_id', '')}.` }]))
+          ...Object.fromEntries(SUBJECTS.map(s => [s, { ...text(INDEXED_VALUE_MAX), description: `Only cases about this ${s === 'card' ? 'card fingerprint' : s.replace('_id', '')}.` }]))
         }
       }
     }

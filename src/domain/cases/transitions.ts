@@ -6,8 +6,7 @@ export type Transition =
   | { accepted: true, case: Case, entry: CaseEntry }
   | { accepted: false, error: CommandError }
 
-const utf8 = new TextEncoder()
-const jsonBytes = (value: unknown) => utf8.encode(JSON.stringify(value)).length
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value))
 
 const reject = (status: CommandError['status'], code: CommandError['code'], message: string): Transition => ({ accepted: false, error: { status, code, message } })
 

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util'
 import type { FastifyPluginAsync } from 'fastify'
 import type { Rollout, RolloutEnded, Ruleset } from '../../../domain/decision/types.js'
 import { newId } from '../../../domain/ids.js'
@@ -61,12 +60,15 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
     }
   }, async request => {
     const { pack, rule_ids: ruleIds, percentage, stop_conditions: stopConditions, demote_enforced: demote = false } = request.body
-    const { ruleset } = await deps.control.activeRuleset(request.scope)
-    const known = new Set(ruleset.rules.map(r => r.id))
-    const unknown = ruleIds.find(id => !known.has(id))
-    if (unknown !== undefined) throw new ApiError('parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
-    /** The rules that decide now in the ruleset the rollout is applied to: refused unless the caller said so. */
+    /**
+     * Checked on the ruleset the rollout is applied to (the control plane's edit, so a rule removed or set to
+     * enforce meanwhile counts, and a refusal appends nothing): every rule known, and the rules that decide now
+     * moved to shadow only when the caller said so. Returns those rules.
+     */
     const demoted = (current: Ruleset) => {
+      const known = new Set(current.rules.map(r => r.id))
+      const unknown = ruleIds.find(id => !known.has(id))
+      if (unknown !== undefined) throw new ApiError('parameter_invalid', `No such rule: '${unknown}'.`, 'rule_ids')
       const enforced = enforcedRules(current, ruleIds).map(r => r.id)
       if (enforced.length > 0 && !demote) {
         throw new ApiError('rollout_demotes_enforced',
@@ -75,9 +77,7 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
       }
       return enforced
     }
-    demoted(ruleset)
     const rollout = { pack, rule_ids: ruleIds, percentage, id: newId('rol'), ...(stopConditions === undefined ? {} : { stop_conditions: stopConditions }) }
-    // Checked again on the ruleset the change is made to (a rule set to enforce meanwhile): a refusal appends nothing.
     let enforced: string[] = []
     const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.updated', pack }, current => { enforced = demoted(current); return rollOut(current, rollout) },
       () => ({ rollout_id: rollout.id, rule_ids: ruleIds, percentage, ...(enforced.length > 0 ? { demoted: enforced } : {}) }))
@@ -119,32 +119,25 @@ export const rolloutRoutes: FastifyPluginAsync<RulesetChangeDeps> = async (app, 
     if (r.stopped?.reason === 'promoted') throw new ApiError('invalid_transition', `Pack '${pack}' was promoted already.`, 'pack')
     if (r.rule_ids.length === 0) throw new ApiError('invalid_transition', `Pack '${pack}' has no rules left (they were rolled out in other packs); nothing to promote.`, 'pack')
   }
-  /** The pack as the change left it: ended as asked, unless a change that won the race ended it first (409). */
-  const endedAs = (r: Rollout | undefined, asked: RolloutEnded, pack: string, rulesetVersion: string) => {
-    if (r === undefined || !isDeepStrictEqual(r.stopped, asked)) throw new ApiError('invalid_transition', `Pack '${pack}' changed meanwhile (stopped, promoted or rolled out again); read it again.`, 'pack')
-    return rolloutResource(r, rulesetVersion)
-  }
   const ended = (caller: Principal, reason: RolloutEnded['reason']): RolloutEnded => ({ reason, at: Math.floor(deps.clock() / 1000), actor: caller.actor })
 
   app.post<{ Params: { pack: string } }>('/v1/rules/rollout/:pack/stop', { config: { scope: 'rules:write' } }, async request => {
     const { pack } = request.params
-    stoppable(pack)(packIn((await deps.control.activeRuleset(request.scope)).ruleset, pack))
     const stopped = ended(request.caller, 'stop_requested')
     let runId: string | undefined
     const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.stopped', pack },
       packEdit(pack, stoppable(pack), (ruleset, r) => { runId = r.id; return stopRollout(ruleset, pack, r.id, stopped) }),
       () => ({ rollout_id: runId ?? null, reason: stopped.reason }))
-    return endedAs(version.ruleset.rollouts?.[pack], stopped, pack, version.ruleset.version)
+    return rolloutResource(version.ruleset.rollouts![pack]!, version.ruleset.version)
   })
 
   app.post<{ Params: { pack: string } }>('/v1/rules/rollout/:pack/promote', { config: { scope: 'rules:write' } }, async request => {
     const { pack } = request.params
-    promotable(pack)(packIn((await deps.control.activeRuleset(request.scope)).ruleset, pack))
     const promoted = ended(request.caller, 'promoted')
     let run: Rollout | undefined
     const version = await changeRuleset(deps, request.caller, request.id, { type: 'rollout.promoted', pack },
       packEdit(pack, promotable(pack), (ruleset, r) => { run = r; return promoteRollout(ruleset, pack, r.id, promoted) }),
       () => ({ rollout_id: run?.id ?? null, rule_ids: run?.rule_ids ?? [] }))
-    return endedAs(version.ruleset.rollouts?.[pack], promoted, pack, version.ruleset.version)
+    return rolloutResource(version.ruleset.rollouts![pack]!, version.ruleset.version)
   })
 }
