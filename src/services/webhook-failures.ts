@@ -1,8 +1,8 @@
 import { idLowerBound } from '../domain/ids.js'
 import type { Scope } from '../domain/scope.js'
-import { endpointHealth, HEALTH_WINDOW, type EndpointHealth } from '../domain/webhooks/health.js'
+import type { EndpointHealth } from '../domain/webhooks/health.js'
 import type { StateDb } from '../stores/state-db.js'
-import { failedUnreplayedIds, scanDeliveriesNewestFirst, scanEndpoints } from '../stores/webhooks.js'
+import { endpointHealthOf, failedUnreplayedIds, scanEndpoints } from '../stores/webhooks.js'
 
 /** The endpoints the overview reads (a tenant has a handful; more are counted as not read). */
 export const MAX_ENDPOINTS = 50
@@ -34,9 +34,7 @@ export async function webhookFailures (state: StateDb, scope: Scope, nowMs: numb
   for await (const e of scanEndpoints(state, scope)) {
     if (out.endpoints === MAX_ENDPOINTS) { out.capped = true; break }
     out.endpoints++
-    const newest = []
-    for await (const d of scanDeliveriesNewestFirst(state, scope, e.id, undefined, HEALTH_WINDOW)) newest.push(d)
-    const health = endpointHealth(newest)
+    const health = await endpointHealthOf(state, scope, e.id)
     const failed = await failedUnreplayedIds(state, scope, e.id, MAX_FAILED_COUNTED + 1)
     if (failed.length > MAX_FAILED_COUNTED) { out.capped = true; failed.length = MAX_FAILED_COUNTED }
     out.failed_not_replayed += failed.length

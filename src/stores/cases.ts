@@ -7,6 +7,7 @@ import type { Scope } from '../domain/scope.js'
 import type { StoreWrites } from './writes.js'
 import type { CaseRecord } from '../domain/records/cases.js'
 import { caseBySubjectKey, subjectIndexOps, unclosedIndexOp, unclosedKey, type UnclosedEntry } from './case-indexes.js'
+import { storedValues } from './stored-values.js'
 
 export const caseKey = (scope: Scope, id: string) => stateKey(TAG.caseRecord, scope.tenant, scope.mode, id)
 export const caseByTraceKey = (scope: Scope, traceId: string) => stateKey(TAG.caseByTrace, scope.tenant, scope.mode, traceId)
@@ -41,17 +42,8 @@ export async function * scanUnclosed (state: StateDb, scope: Scope, startingAfte
 
 /** The cases of the ids given, read a hundred at a time, in order (an id whose case is gone is passed over). */
 export async function * casesOfIds (state: StateDb, scope: Scope, ids: AsyncIterable<string>): AsyncGenerator<Case> {
-  let batch: string[] = []
-  const read = async function * () {
-    const raw = await state.getMany(batch.map(id => caseKey(scope, id)))
-    batch = []
-    for (const r of raw) if (r !== undefined) yield JSON.parse(r.toString()) as Case
-  }
-  for await (const id of ids) {
-    batch.push(id)
-    if (batch.length === 100) yield * read()
-  }
-  if (batch.length > 0) yield * read()
+  async function * keys () { for await (const id of ids) yield caseKey(scope, id) }
+  for await (const raw of storedValues(state, keys())) yield JSON.parse(raw.toString()) as Case
 }
 
 /** Ids of the cases about one subject value, in id order, after `startingAfter` when given: the subject index. */

@@ -6,6 +6,7 @@ import type { Scope } from '../domain/scope.js'
 import type { TransactionRecord } from '../domain/records/decisions.js'
 import type { Subject } from '../domain/decision/types.js'
 import { parseTransaction, subjectIndexKey, transactionKey } from './transaction-records.js'
+import { storedValues } from './stored-values.js'
 
 export { INDEXED_VALUE_MAX, parseTransaction, parseTransactionHits, parseTransactionSubject, putTransactionOp, subjectIndexOps, transactionKey, transactionOps } from './transaction-records.js'
 
@@ -35,11 +36,11 @@ export async function * transactionsNewestFirst (state: StateDb, scope: Scope, b
 export async function * transactionsOfSubject (state: StateDb, scope: Scope, subject: Subject, value: string, beforeTraceId: string | undefined, limit: number): AsyncGenerator<TransactionRecord> {
   const [gte, end] = prefixRange(TAG.transactionBySubject, scope.tenant, scope.mode, subject, value)
   const lt = beforeTraceId === undefined ? end : subjectIndexKey(scope, subject, value, beforeTraceId)
-  for await (const [key] of scan(state.db, gte, lt, { limit, reverse: true })) {
+  async function * keys () {
     // The trace id is the key's last part (a value may hold a NUL; a trace id never does).
-    const record = await getTransaction(state, scope, key.subarray(key.lastIndexOf(0) + 1).toString())
-    if (record !== undefined) yield record
+    for await (const [key] of scan(state.db, gte, lt, { limit, reverse: true })) yield transactionKey(scope, key.subarray(key.lastIndexOf(0) + 1).toString())
   }
+  for await (const raw of storedValues(state, keys())) yield parseTransaction(raw)
 }
 
 export async function getTransaction (state: StateDb, scope: Scope, traceId: string): Promise<TransactionRecord | undefined> {

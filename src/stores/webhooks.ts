@@ -1,4 +1,5 @@
 import type { WebhookEndpoint } from '../domain/webhooks/types.js'
+import { endpointHealth, HEALTH_WINDOW, type EndpointHealth } from '../domain/webhooks/health.js'
 import { scan, scanJson } from './rocks.js'
 import { prefixRange, rangeAfter, stateKey, TAG } from './keys.js'
 import type { StateDb } from './state-db.js'
@@ -44,6 +45,13 @@ export async function * scanDeliveriesNewestFirst (state: StateDb, scope: Scope,
   const [from, end] = prefixRange(TAG.deliveryView, scope.tenant, scope.mode, endpointId)
   const lt = olderThan === undefined ? end : deliveryViewKey(scope, endpointId, olderThan)
   for await (const [, value] of scan(state.db, from, lt, { reverse: true, limit })) yield JSON.parse(value.toString()) as Delivery
+}
+
+/** An endpoint's health on its newest HEALTH_WINDOW deliveries (one bounded reverse scan). */
+export async function endpointHealthOf (state: StateDb, scope: Scope, endpointId: string): Promise<EndpointHealth> {
+  const newest: Delivery[] = []
+  for await (const d of scanDeliveriesNewestFirst(state, scope, endpointId, undefined, HEALTH_WINDOW)) newest.push(d)
+  return endpointHealth(newest)
 }
 
 /** Ids of an endpoint's dead letters not replayed yet, newest first, at most `limit`. */

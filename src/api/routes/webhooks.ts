@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Core } from '../../services/core.js'
 import { newId } from '../../domain/ids.js'
-import { failedUnreplayedIds, getDeliveryView, getEndpoint, scanDeliveries, scanDeliveriesNewestFirst, scanEndpoints } from '../../stores/webhooks.js'
+import { endpointHealthOf, failedUnreplayedIds, getDeliveryView, getEndpoint, scanDeliveries, scanDeliveriesNewestFirst, scanEndpoints } from '../../stores/webhooks.js'
 import type { StateDb } from '../../stores/state-db.js'
 import type { Scope } from '../../domain/scope.js'
 import { newWebhookSecret } from '../../domain/webhooks/signature.js'
 import { deliveryIdFor, EVENT_TYPES, newReplayId, type EventType, type WebhookEndpoint } from '../../domain/webhooks/types.js'
-import { endpointHealth, HEALTH_WINDOW } from '../../domain/webhooks/health.js'
 import { ApiError, notFound } from '../../services/errors.js'
 import { listQuerySchema, pageOf, type ListQuery } from '../pagination.js'
 import { publishChange } from '../../services/publish-change.js'
@@ -45,11 +44,9 @@ export function endpointResource (e: WebhookEndpoint, health: Awaited<ReturnType
   }
 }
 
-/** An endpoint's health on its newest HEALTH_WINDOW deliveries (one bounded reverse scan). */
+/** An endpoint's health as the API shows it. */
 async function healthResource (state: StateDb, scope: Scope, endpointId: string) {
-  const newest: Delivery[] = []
-  for await (const d of scanDeliveriesNewestFirst(state, scope, endpointId, undefined, HEALTH_WINDOW)) newest.push(d)
-  const h = endpointHealth(newest)
+  const h = await endpointHealthOf(state, scope, endpointId)
   return { state: h.state, window: h.window, succeeded: h.succeeded, failed: h.failed, retrying: h.retrying, waiting: h.waiting, last_success: h.last_success_ms === null ? null : Math.floor(h.last_success_ms / 1000) }
 }
 
