@@ -48,6 +48,7 @@ export const ERRORS = {
   invalid_transition: invalid(409),
   case_note_limit: invalid(409),
   case_history_full: invalid(409),
+  delivery_not_replayable: invalid(409),
   idempotency_key_in_use: invalid(409),
   body_too_large: invalid(413),
   event_too_large: invalid(413),

@@ -127,8 +127,8 @@ describe('webhook replay', () => {
     // Their endpoint with my key, my endpoint with their deliveries, their endpoint with their deliveries and my key.
     expect((await call('POST', `/v1/webhooks/${theirs.id}/deliveries/replay`)).json().error.code).toBe('resource_missing')
     const mixed = await call('POST', `/v1/webhooks/${mine.id}/deliveries/replay`, { deliveries: [seeded[0]!.id, theirDeliveries[0]!.id] })
-    expect(mixed.statusCode).toBe(400)
-    expect(mixed.json().error).toMatchObject({ code: 'parameter_invalid', param: 'deliveries[1]' })
+    expect(mixed.statusCode).toBe(409)
+    expect(mixed.json().error).toMatchObject({ code: 'delivery_not_replayable', param: 'deliveries[1]' })
     expect(mixed.json().error.message).toContain(theirDeliveries[0]!.id)
     expect((await call('POST', `/v1/webhooks/${theirs.id}/deliveries/${theirDeliveries[0]!.id}/replay`)).statusCode).toBe(404)
     expect((await call('POST', `/v1/webhooks/${mine.id}/deliveries/${theirDeliveries[0]!.id}/replay`)).statusCode).toBe(404)

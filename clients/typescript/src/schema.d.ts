@@ -2206,7 +2206,7 @@ export interface components {
                 };
             };
         };
-        /** @description conflict, resource_exists, resource_in_use, rollout_demotes_enforced, key_not_rotatable, endpoint_disabled, event_not_subscribed, case_closed, invalid_transition, case_note_limit, case_history_full, idempotency_key_in_use: a request with this Idempotency-Key is still running, or the change conflicts with the current state. */
+        /** @description conflict, resource_exists, resource_in_use, rollout_demotes_enforced, key_not_rotatable, endpoint_disabled, event_not_subscribed, case_closed, invalid_transition, case_note_limit, case_history_full, delivery_not_replayable, idempotency_key_in_use: a request with this Idempotency-Key is still running, or the change conflicts with the current state. */
         Conflict: {
             headers: {
                 /** @description The request’s trace id (as in the body’s trace_id). */

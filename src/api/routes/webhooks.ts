@@ -286,12 +286,13 @@ export function webhookRoutes (app: FastifyInstance, core: Pick<Core, 'audit' | 
     const scope = scopeOf(request)
     const ids = request.body.deliveries ?? await failedUnreplayedIds(state, scope, endpoint.id, REPLAY_BATCH_LIMIT + 1)
     const chosen = ids.slice(0, REPLAY_BATCH_LIMIT)
-    // A delivery named in the body that is not this endpoint's (another's, another tenant's, none) is a bad
-    // parameter, not a missing resource: the endpoint of the path is there (400, nothing replayed).
+    // A delivery named in the body that is not this endpoint's (another's, another tenant's, none) conflicts with
+    // what the endpoint holds: 409, nothing replayed. Not 404: the endpoint of the path is there; not 400: the
+    // body is well formed.
     const originals: Delivery[] = []
     for (const [i, id] of chosen.entries()) {
       const d = await getDeliveryView(state, scope, id)
-      if (d === undefined || d.endpoint_id !== endpoint.id) throw new ApiError('parameter_invalid', `No such webhook delivery of ${endpoint.id}: '${id}'; nothing was replayed.`, `deliveries[${i}]`)
+      if (d === undefined || d.endpoint_id !== endpoint.id) throw new ApiError('delivery_not_replayable', `'${id}' is not a delivery of ${endpoint.id}; nothing was replayed.`, `deliveries[${i}]`)
       originals.push(d)
     }
     const replays = await replay(request, endpoint, originals)
